@@ -1,0 +1,131 @@
+"""Behaviour strategies: arrays ``(n_infosets, max_actions)`` and their named views.
+
+A profile holds one probability vector per information set (zeros at illegal actions).
+Named parameters (``b_J``, ``c_K`` ...) are a view onto it: parameter ``x`` at a
+two-action information set gives ``x`` to its action and ``1 - x`` to the other.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+import numpy as np
+import sympy as sp
+from numpy.typing import NDArray
+
+from .compiled import CompiledGame
+from .tree import Game, GameError
+
+
+def uniform_strategy(cg: CompiledGame) -> NDArray[np.float64]:
+    """Every legal action with equal probability."""
+    return cg.legal / cg.n_actions[:, None].astype(np.float64)
+
+
+def _check_prob(name: str, x: Any) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise GameError(f"probability {name}={x!r} is not a number") from None
+    if not (math.isfinite(v) and 0.0 <= v <= 1.0):
+        raise GameError(f"probability {name}={x} is outside the allowed range [0, 1]")
+    return v
+
+
+def strategy_from_params(cg: CompiledGame, values: Mapping[str, Any],
+                         base: NDArray[np.float64] | None = None) -> NDArray[np.float64]:
+    """Profile with the named parameters set from ``values``; others from ``base``
+    (default: uniform).  Unknown names and values outside [0, 1] raise GameError."""
+    game = cg.game
+    sigma = uniform_strategy(cg) if base is None else np.array(base, dtype=np.float64)
+    known = {p.name: p for p in game.named}
+    groups: dict[int, dict[int, float]] = {}
+    for name, x in values.items():
+        p = known.get(name)
+        if p is None:
+            raise GameError(f"unknown parameter {name!r} of game {game.name!r}; allowed: "
+                            f"{', '.join(known)}")
+        I = game.infoset_index(p.infoset)
+        groups.setdefault(I, {})[game.infosets[I].actions.index(p.action)] = _check_prob(name, x)
+    for I, acts in groups.items():
+        n = int(cg.n_actions[I])
+        total = sum(acts.values())
+        if len(acts) == n - 1:
+            if total > 1 + 1e-12:
+                raise GameError(f"parameters at {game.infosets[I].label!r} sum to {total} > 1")
+            row = np.zeros(cg.max_actions)
+            for a, v in acts.items():
+                row[a] = v
+            rest = [a for a in range(n) if a not in acts][0]
+            row[rest] = max(0.0, 1.0 - total)
+            sigma[I] = row
+        else:  # only some of the named actions of a many-action set: renormalise the rest
+            row = sigma[I].copy()
+            free = [a for a in range(n) if a not in acts]
+            mass = row[free].sum()
+            for a, v in acts.items():
+                row[a] = v
+            scale = (1.0 - total) / mass if mass > 0 else 0.0
+            row[free] *= scale
+            sigma[I] = row
+    return sigma
+
+
+def params_from_strategy(cg: CompiledGame, sigma: NDArray[np.float64]) -> dict[str, float]:
+    """Named-parameter values of a profile."""
+    game = cg.game
+    out = {}
+    for p in game.named:
+        I = game.infoset_index(p.infoset)
+        out[p.name] = float(sigma[I, game.infosets[I].actions.index(p.action)])
+    return out
+
+
+def strategy_to_dict(cg: CompiledGame, sigma: NDArray[np.float64]) -> dict[str, float]:
+    """``{"<infoset label>:<action>": probability}`` for every legal action."""
+    out = {}
+    for i, I in enumerate(cg.game.infosets):
+        for a, act in enumerate(I.actions):
+            out[f"{I.label}:{act}"] = float(sigma[i, a])
+    return out
+
+
+def check_strategy(cg: CompiledGame, sigma: NDArray[np.float64], atol: float = 1e-9) -> None:
+    """Raise GameError unless ``sigma`` is a valid behaviour profile of ``cg``."""
+    sigma = np.asarray(sigma)
+    if sigma.shape != cg.legal.shape:
+        raise GameError(f"strategy shape {sigma.shape} != (n_infosets, max_actions) "
+                        f"{cg.legal.shape}")
+    if not np.all(np.isfinite(sigma)) or (sigma < -atol).any() or (sigma > 1 + atol).any():
+        raise GameError("strategy probabilities must lie in [0, 1]")
+    if (np.abs(sigma[~cg.legal]) > atol).any():
+        raise GameError("strategy puts probability on an illegal action")
+    sums = sigma.sum(axis=1)
+    bad = np.nonzero(np.abs(sums - 1) > 1e-6)[0]
+    if bad.size:
+        raise GameError(f"strategy at {cg.game.infosets[bad[0]].label!r} sums to "
+                        f"{sums[bad[0]]}, not 1")
+
+
+def param_symbols(game: Game) -> dict[str, sp.Symbol]:
+    """Sympy symbols of the named parameters (real, in [0, 1])."""
+    return {p.name: sp.Symbol(p.name, real=True) for p in game.named}
+
+
+def symbolic_strategy(game: Game) -> list[list[sp.Expr]]:
+    """Per information set, each action's probability as a sympy expression in the named
+    parameters (fixed single actions are 1)."""
+    syms = param_symbols(game)
+    by_set: dict[int, dict[int, sp.Expr]] = {}
+    for p in game.named:
+        I = game.infoset_index(p.infoset)
+        by_set.setdefault(I, {})[game.infosets[I].actions.index(p.action)] = syms[p.name]
+    out = []
+    for i, I in enumerate(game.infosets):
+        named = by_set.get(i, {})
+        row = []
+        rest = sp.Integer(1) - sp.Add(*named.values())
+        for a in range(len(I.actions)):
+            row.append(named.get(a, rest if len(I.actions) > 1 else sp.Integer(1)))
+        out.append(row)
+    return out

@@ -1,0 +1,2 @@
+"""pokerdyn: equilibria and repeated-play dynamics of small poker games (thin CLI package)."""
+__version__ = "0.1.0"

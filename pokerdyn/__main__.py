@@ -1,0 +1,5 @@
+import sys
+
+from pokerdyn.cli import main
+
+sys.exit(main())

@@ -1,0 +1,57 @@
+"""The ``pokerdyn`` command.  Each subcommand is a module of ``pokerdyn.commands`` with
+``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS.
+
+Bad input (GameError, ValueError from argument checks) prints one line and exits 2.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS: dict[str, str] = {
+    "games": "list the games and their parameters",
+    "payoffs": "expected payoffs as polynomials in the named parameters",
+    "solve": "solve a game numerically (fictitious play, ...)",
+    "reproduce": "regenerate the figures of the reference papers and a report",
+}
+
+
+class UsageError(ValueError):
+    """Bad command-line input."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2, no usage dump
+        print(f"pokerdyn: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="pokerdyn", description="Equilibria and dynamics of small poker games")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, help_text in COMMANDS.items():
+        mod = importlib.import_module(f"pokerdyn.commands.{name.replace('-', '_')}")
+        p = sub.add_parser(name, help=help_text, description=mod.__doc__)
+        mod.add_arguments(p)
+        p.set_defaults(_module=mod)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from games import GameError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args._module.run(args) or 0)
+    except (GameError, UsageError, ValueError) as exc:
+        print(f"pokerdyn: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("pokerdyn: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

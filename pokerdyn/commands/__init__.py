@@ -1,0 +1,1 @@
+"""One module per ``pokerdyn`` subcommand (see pokerdyn.cli.COMMANDS)."""

@@ -1,0 +1,29 @@
+"""Each player's expected payoff as a polynomial in the named parameters (P symbolic
+unless --pot is given)."""
+from __future__ import annotations
+
+import sympy as sp
+
+from solvers.symbolic_payoffs import symbolic_payoffs
+
+from .common import emit_json, game_and_values
+
+
+def add_arguments(p) -> None:
+    p.add_argument("game")
+    p.add_argument("--pot", default=None, help="pot size P (default: symbolic)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args) -> int:
+    game, values = game_and_values(args.game, args.pot)
+    if "P" in values:
+        values["P"] = sp.nsimplify(args.pot, rational=True)
+    exprs = symbolic_payoffs(game, values)
+    if args.json:
+        emit_json({"game": game.name, "parameters": list(game.named_names),
+                   "payoffs": [str(sp.factor_terms(e)) for e in exprs]})
+        return 0
+    for p, e in enumerate(exprs):
+        print(f"E{p + 1} = {sp.factor_terms(e)}")
+    return 0

@@ -1,0 +1,9 @@
+"""Algorithms over compiled games: exact evaluation, best response, iterative solvers."""
+from .evaluation import BestResponse, best_response, expected_payoffs, max_regret, nash_conv, regrets
+from .fictitious_play import FictitiousPlay, fictitious_play
+from .iterative import SolverResult, run_iterative
+from .symbolic_payoffs import symbolic_payoffs
+
+__all__ = ["BestResponse", "FictitiousPlay", "SolverResult", "best_response", "expected_payoffs",
+           "fictitious_play", "max_regret", "nash_conv", "regrets", "run_iterative",
+           "symbolic_payoffs"]

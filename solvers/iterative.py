@@ -1,0 +1,100 @@
+"""The one loop shared by every iterative solver (fictitious play, hedge, CFR+ ...).
+
+A method supplies ``init`` (state from a starting profile), ``advance`` (run a number of
+iterations, typically one numba call) and ``average`` (the profile the method outputs).  The
+loop owns everything else: NashConv checkpoints on a geometric schedule, the stopping rule
+(tolerance or iteration cap or wall-clock limit), the tqdm progress bar and the history.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+from tqdm.auto import tqdm
+
+from games import CompiledGame, GameError
+from games.strategy import check_strategy, uniform_strategy
+
+from .evaluation import expected_payoffs, nash_conv
+
+
+class IterativeMethod(Protocol):
+    name: str
+
+    def init(self, cg: CompiledGame, sigma0: NDArray[np.float64]) -> Any: ...
+
+    def advance(self, cg: CompiledGame, state: Any, t0: int, n: int) -> None: ...
+
+    def average(self, cg: CompiledGame, state: Any) -> NDArray[np.float64]: ...
+
+
+@dataclass(frozen=True)
+class SolverResult:
+    """Outcome of an iterative solver.
+
+    ``history`` has one row per checkpoint: (iteration, NashConv, seconds since start).
+    ``strategy`` is the method's output profile (the average strategy).
+    """
+
+    method: str
+    strategy: NDArray[np.float64]
+    iterations: int
+    seconds: float
+    nash_conv: float
+    expected_payoffs: NDArray[np.float64]
+    history: NDArray[np.float64]
+    converged: bool
+    options: dict = field(default_factory=dict)
+
+
+def checkpoints(limit: int, growth: float = 1.1) -> list[int]:
+    """Iterations at which NashConv is measured: 1..10, then geometric, ending at limit."""
+    pts, t = [], 1
+    while t < limit:
+        pts.append(t)
+        t = max(t + 1, int(t * growth))
+    pts.append(limit)
+    return sorted(set(pts))
+
+
+def run_iterative(cg: CompiledGame, method: IterativeMethod, iterations: int = 10_000,
+                  tol: float | None = None, sigma0: NDArray[np.float64] | None = None,
+                  seconds: float | None = None, progress: bool = False,
+                  growth: float = 1.1) -> SolverResult:
+    """Run ``method`` until NashConv <= ``tol``, ``iterations`` or ``seconds`` is reached."""
+    if iterations < 1:
+        raise GameError(f"iterations={iterations} is outside the allowed range [1, inf)")
+    if tol is not None and not tol > 0:
+        raise GameError(f"tol={tol} is outside the allowed range (0, inf)")
+    sigma0 = uniform_strategy(cg) if sigma0 is None else np.array(sigma0, dtype=np.float64)
+    check_strategy(cg, sigma0)
+    state = method.init(cg, sigma0)
+    hist: list[tuple[float, float, float]] = []
+    start = time.perf_counter()
+    done, conv, nc = 0, False, float("nan")
+    bar = tqdm(total=iterations, desc=method.name, disable=not progress, leave=False)
+    try:
+        for cp in checkpoints(iterations, growth):
+            method.advance(cg, state, done, cp - done)
+            bar.update(cp - done)
+            done = cp
+            nc = nash_conv(cg, method.average(cg, state))
+            elapsed = time.perf_counter() - start
+            hist.append((done, nc, elapsed))
+            bar.set_postfix(nash_conv=f"{nc:.2e}")
+            if tol is not None and nc <= tol:
+                conv = True
+                break
+            if seconds is not None and elapsed >= seconds:
+                break
+    finally:
+        bar.close()
+    avg = method.average(cg, state)
+    return SolverResult(method=method.name, strategy=avg, iterations=done,
+                        seconds=time.perf_counter() - start, nash_conv=nc,
+                        expected_payoffs=expected_payoffs(cg, avg),
+                        history=np.asarray(hist, dtype=np.float64).reshape(-1, 3),
+                        converged=conv)

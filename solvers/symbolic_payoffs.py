@@ -1,0 +1,59 @@
+"""Symbolic expected payoffs: each player's expectation as a polynomial in the named
+behaviour parameters, with game parameters such as the pot ``P`` kept symbolic.
+
+Derived from the tree alone: the probability of every terminal is the product of its chance
+and action probabilities along the path, and E_p is the sum of probability times payoff.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import sympy as sp
+
+from games import Game, GameError
+from games.strategy import symbolic_strategy
+from games.tree import CHANCE, DECISION
+
+_CACHE: dict[tuple[int, str], tuple[sp.Expr, ...]] = {}
+
+
+def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tuple[sp.Expr, ...]:
+    """Expected payoff of each player, expanded, in the named parameters of ``game``.
+
+    ``values`` substitutes game parameters exactly (``{"P": 9}`` -> rationals); missing
+    parameters stay symbolic.
+    """
+    key = (id(game), game.name)
+    base = _CACHE.get(key)
+    if base is None:
+        base = _derive(game)
+        _CACHE[key] = base
+    if not values:
+        return base
+    subs = {}
+    for k, v in values.items():
+        sym = next((s for s in game.params if s.name == k), None)
+        if sym is None:
+            raise GameError(f"game {game.name!r} has no parameter {k!r}")
+        subs[sym] = sp.nsimplify(v, rational=True) if isinstance(v, float) else sp.sympify(v)
+    return tuple(sp.expand(e.subs(subs)) for e in base)
+
+
+def _derive(game: Game) -> tuple[sp.Expr, ...]:
+    probs = symbolic_strategy(game)
+    reach: list[Any] = [sp.Integer(1)] * game.n_nodes
+    kind, parent, edge, infoset = game.kind, game.parent, game.edge, game.infoset
+    for n in range(1, game.n_nodes):
+        p = int(parent[n])
+        if kind[p] == CHANCE:
+            w = sp.sympify(game.edge_prob[n])
+        elif kind[p] == DECISION:
+            w = probs[int(infoset[p])][int(edge[n])]
+        else:  # pragma: no cover - builder forbids it
+            raise GameError("terminal with children")
+        reach[n] = reach[p] * w
+    totals = []
+    for pl in range(game.n_players):
+        terms = [reach[int(t)] * sp.sympify(u[pl]) for t, u in zip(game.terminal_node, game.payoffs)]
+        totals.append(sp.expand(sp.Add(*terms)))
+    return tuple(totals)
