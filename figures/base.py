@@ -1,0 +1,39 @@
+"""What a figure module returns, and small plotting helpers shared by figures."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+@dataclass(frozen=True)
+class FigureResult:
+    """Files written by a figure module, a one-paragraph description of what the figure
+    shows, its key numbers (for the report) and the source (paper, figure number)."""
+
+    name: str
+    files: tuple[Path, ...]
+    summary: str
+    numbers: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+
+
+def new_figure(nrows: int = 1, ncols: int = 1, size: tuple[float, float] = (6.4, 4.8), **kw):
+    """A matplotlib figure and its axes (Agg backend)."""
+    return plt.subplots(nrows, ncols, figsize=size, **kw)
+
+
+def save(fig, out_dir: Path, filename: str) -> Path:
+    """Save ``fig`` as ``out_dir/filename`` (PNG, 120 dpi), close it and return the path."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / filename
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path

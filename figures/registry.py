@@ -1,0 +1,17 @@
+"""The explicit registry of figure modules run by ``pokerdyn reproduce`` (in this order).
+Adding a figure is one line here: name -> module path."""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+FIGURES: dict[str, str] = {
+    "fp_convergence": "figures.fp_convergence",
+}
+
+
+def load(name: str) -> ModuleType:
+    """Import the figure module registered as ``name``."""
+    if name not in FIGURES:
+        raise ValueError(f"unknown figure {name!r}; available: {', '.join(FIGURES)}")
+    return importlib.import_module(FIGURES[name])

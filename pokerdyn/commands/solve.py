@@ -1,0 +1,57 @@
+"""Solve a game numerically and report NashConv, expected payoffs and the strategy.
+
+Methods are looked up in METHODS (name -> function(cg, args) -> SolverResult)."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .common import emit_json, game_and_values, parse_float
+
+
+def _fp(cg, args):
+    from solvers import fictitious_play
+    return fictitious_play(cg, iterations=args.iterations, tol=args.tol, schedule=args.schedule,
+                           averaging=args.averaging, progress=not args.json)
+
+
+METHODS: dict[str, Callable] = {"fp": _fp}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("game")
+    p.add_argument("--pot", default=None, help="pot size P")
+    p.add_argument("--method", default="fp", help=f"one of: {', '.join(METHODS)} (default fp)")
+    p.add_argument("--iterations", type=int, default=10_000, help="iteration cap (default 10000)")
+    p.add_argument("--tol", default=None, help="stop when NashConv <= TOL")
+    p.add_argument("--schedule", default="simultaneous", choices=("simultaneous", "alternating"))
+    p.add_argument("--averaging", default="reach", choices=("reach", "infoset"))
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args) -> int:
+    from games import GameError, compile_game
+    from games.strategy import params_from_strategy, strategy_to_dict
+
+    if args.method not in METHODS:
+        raise GameError(f"unknown method {args.method!r}; available: {', '.join(METHODS)}")
+    if args.iterations < 1:
+        raise GameError(f"iterations={args.iterations} is outside the allowed range [1, inf)")
+    args.tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
+    game, values = game_and_values(args.game, args.pot)
+    cg = compile_game(game, values)
+    res = METHODS[args.method](cg, args)
+    strategy = params_from_strategy(cg, res.strategy) if game.named else \
+        strategy_to_dict(cg, res.strategy)
+    out = {"game": game.name, "pot": values.get("P"), "method": args.method,
+           "iterations": res.iterations, "seconds": res.seconds, "nash_conv": res.nash_conv,
+           "expected_payoffs": [float(x) for x in res.expected_payoffs], "strategy": strategy}
+    if args.json:
+        emit_json(out)
+        return 0
+    print(f"{game.name}  method={args.method}  iterations={res.iterations}  "
+          f"time={res.seconds:.3f}s  NashConv={res.nash_conv:.3e}")
+    print("expected payoffs: " + "  ".join(f"E{i + 1}={x:+.6f}"
+                                            for i, x in enumerate(res.expected_payoffs)))
+    for k, v in strategy.items():
+        print(f"  {k:<16} {v:.6f}")
+    return 0
