@@ -6,6 +6,7 @@ and action probabilities along the path, and E_p is the sum of probability times
 """
 from __future__ import annotations
 
+import weakref
 from typing import Any, Mapping
 
 import sympy as sp
@@ -14,7 +15,7 @@ from games import Game, GameError
 from games.strategy import symbolic_strategy
 from games.tree import CHANCE, DECISION
 
-_CACHE: dict[tuple[int, str], tuple[sp.Expr, ...]] = {}
+_CACHE: "weakref.WeakKeyDictionary[Game, tuple[sp.Expr, ...]]" = weakref.WeakKeyDictionary()
 
 
 def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tuple[sp.Expr, ...]:
@@ -23,11 +24,10 @@ def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tup
     ``values`` substitutes game parameters exactly (``{"P": 9}`` -> rationals); missing
     parameters stay symbolic.
     """
-    key = (id(game), game.name)
-    base = _CACHE.get(key)
+    base = _CACHE.get(game)
     if base is None:
         base = _derive(game)
-        _CACHE[key] = base
+        _CACHE[game] = base
     if not values:
         return base
     subs = {}
