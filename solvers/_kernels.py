@@ -24,7 +24,7 @@ def reach_probs(kind, player, parent, edge, infoset, chance_prob, sigma, exclude
         p = parent[i]
         if kind[p] == CHANCE:
             w = chance_prob[i]
-        elif player[p] == exclude:
+        elif exclude == -2 or player[p] == exclude:
             w = 1.0
         else:
             w = sigma[infoset[p], edge[i]]
