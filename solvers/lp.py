@@ -19,6 +19,8 @@ from scipy.optimize import linprog
 
 from games import CompiledGame, GameError
 
+from .evaluation import expected_payoffs, nash_conv
+from .iterative import SolverResult
 from .sequence_form import SequenceForm, sequence_form
 
 
@@ -76,4 +78,14 @@ def solve_lp(cg: CompiledGame) -> LPResult:
                     seconds=time.perf_counter() - start)
 
 
-__all__ = ["LPResult", "check_two_player_zero_sum", "solve_lp"]
+def lp_solver_result(cg: CompiledGame, res: LPResult) -> SolverResult:
+    """The LP solution in the iterative solvers' result type (one "iteration"; NashConv
+    measured), so that the CLI and comparisons treat every method alike."""
+    nc = nash_conv(cg, res.strategies)
+    return SolverResult(method="lp", strategy=res.strategies, iterations=1, seconds=res.seconds,
+                        nash_conv=nc, expected_payoffs=expected_payoffs(cg, res.strategies),
+                        history=np.array([[1.0, nc, res.seconds]]), converged=True,
+                        options={"value": res.value})
+
+
+__all__ = ["LPResult", "check_two_player_zero_sum", "lp_solver_result", "solve_lp"]
