@@ -103,3 +103,14 @@ def test_registry_options():
     assert make_game("river") is get_game("river")
     with pytest.raises(GameError, match="game 'kuhn' has no option 'bet_size'"):
         make_game("kuhn", bet_size=1.0)
+
+
+def test_two_bets_figure_3_value_and_deeper_caps():
+    # Papadopoulos Fig. 3: 2 bets, bet size 1, both players R2: game value -0.026; sec. 5.2:
+    # allowing 3 or 4 bets has "virtually no effect on the value".
+    R2 = DISTRIBUTIONS["R2"]
+    values = [solve_lp(compile_game(river(R2, R2, max_bets=k, bet_size=1.0))).value
+              for k in (2, 3, 4)]
+    assert values[0] == pytest.approx(-0.026, abs=1e-3)
+    assert values[1] == pytest.approx(values[0], abs=1e-9)
+    assert values[2] == pytest.approx(values[0], abs=1e-9)

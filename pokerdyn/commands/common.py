@@ -78,7 +78,7 @@ def game_options(args) -> dict[str, Any]:
         if name in ("dist1", "dist2"):
             out[name] = tuple(parse_list(text, name, low=0.0, high=1.0))
         elif name == "max_bets":
-            out[name] = int(parse_float(text, "max-bets", low=1))
+            out[name] = int(parse_float(text, "max-bets", low=1, high_open=True))
             if out[name] != float(text):
                 raise GameError(f"max-bets={text} is not an integer in [1, inf)")
         elif name == "bet_size":
