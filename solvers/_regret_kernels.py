@@ -6,8 +6,11 @@ are ordered parents before children, so a reverse loop sees every node after its
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
+from numpy.typing import NDArray
 
 from . import _kernels as K
 
@@ -77,3 +80,19 @@ def normalise_average(acc: np.ndarray, legal: np.ndarray) -> np.ndarray:
     uniform = legal / legal.sum(axis=1, keepdims=True)
     safe = np.where(sums > 0, sums, 1.0)
     return np.where(sums > 0, acc / safe, uniform)
+
+
+@dataclass
+class RegretState:
+    """State of a regret-based method: the current profile ``sigma``, a per-action table
+    (cumulative regrets for CFR, log-weights for hedge) and the accumulated average ``avg``."""
+
+    sigma: NDArray[np.float64]
+    table: NDArray[np.float64]
+    avg: NDArray[np.float64]
+
+    @classmethod
+    def start(cls, sigma0: NDArray[np.float64], table: NDArray[np.float64] | None = None):
+        sigma = np.ascontiguousarray(sigma0, dtype=np.float64).copy()
+        return cls(sigma, np.zeros_like(sigma) if table is None else table,
+                   np.zeros_like(sigma))

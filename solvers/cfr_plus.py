@@ -19,7 +19,8 @@ from numpy.typing import NDArray
 
 from games import CompiledGame
 
-from ._regret_kernels import counterfactual_values, normalise_average, regret_matching
+from ._regret_kernels import (RegretState, counterfactual_values, normalise_average,
+                              regret_matching)
 from .iterative import SolverResult, run_iterative
 
 
@@ -70,13 +71,6 @@ def _cfr_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_i
 
 
 @dataclass
-class _State:
-    sigma: NDArray[np.float64]
-    regret: NDArray[np.float64]
-    avg: NDArray[np.float64]
-
-
-@dataclass
 class CFR:
     """The CFR family as an :class:`~solvers.iterative.IterativeMethod` (flags as in
     OpenSpiel: CFR+ = ``regret_matching_plus``, ``alternating``, ``linear_averaging``)."""
@@ -86,17 +80,16 @@ class CFR:
     linear_averaging: bool = True
     name: str = "cfr+"
 
-    def init(self, cg: CompiledGame, sigma0: NDArray[np.float64]) -> _State:
-        sigma = np.ascontiguousarray(sigma0, dtype=np.float64).copy()
-        return _State(sigma, np.zeros_like(sigma), np.zeros_like(sigma))
+    def init(self, cg: CompiledGame, sigma0: NDArray[np.float64]) -> RegretState:
+        return RegretState.start(sigma0)
 
-    def advance(self, cg: CompiledGame, state: _State, t0: int, n: int) -> None:
+    def advance(self, cg: CompiledGame, state: RegretState, t0: int, n: int) -> None:
         _cfr_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                         cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
-                        state.sigma, state.regret, state.avg, t0, n, cg.n_players,
+                        state.sigma, state.table, state.avg, t0, n, cg.n_players,
                         self.alternating, self.regret_matching_plus, self.linear_averaging)
 
-    def average(self, cg: CompiledGame, state: _State) -> NDArray[np.float64]:
+    def average(self, cg: CompiledGame, state: RegretState) -> NDArray[np.float64]:
         return normalise_average(state.avg, cg.legal)
 
 

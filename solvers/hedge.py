@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 from games import CompiledGame, GameError
 
 from ._kernels import reach_probs
-from ._regret_kernels import counterfactual_values, normalise_average
+from ._regret_kernels import RegretState, counterfactual_values, normalise_average
 from .iterative import SolverResult, run_iterative
 
 VALUES = ("chance", "conditional")
@@ -84,13 +84,6 @@ def chance_reach(cg: CompiledGame) -> NDArray[np.float64]:
 
 
 @dataclass
-class _State:
-    sigma: NDArray[np.float64]
-    logw: NDArray[np.float64]
-    avg: NDArray[np.float64]
-
-
-@dataclass
 class Hedge:
     """Per-information-set multiplicative weights as an
     :class:`~solvers.iterative.IterativeMethod`."""
@@ -102,20 +95,19 @@ class Hedge:
         if self.values not in VALUES:
             raise GameError(f"values={self.values!r} not in {VALUES}")
 
-    def init(self, cg: CompiledGame, sigma0: NDArray[np.float64]) -> _State:
-        sigma = np.ascontiguousarray(sigma0, dtype=np.float64).copy()
+    def init(self, cg: CompiledGame, sigma0: NDArray[np.float64]) -> RegretState:
         with np.errstate(divide="ignore"):
-            logw = np.where(cg.legal, np.log(sigma), 0.0)
-        return _State(sigma, logw, np.zeros_like(sigma))
+            logw = np.where(cg.legal, np.log(sigma0), 0.0)
+        return RegretState.start(sigma0, logw)
 
-    def advance(self, cg: CompiledGame, state: _State, t0: int, n: int) -> None:
+    def advance(self, cg: CompiledGame, state: RegretState, t0: int, n: int) -> None:
         _hedge_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                           cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
                           cg.n_actions, cg.payoffs.min(axis=0), cg.payoffs.max(axis=0),
-                          state.sigma, state.logw, state.avg, t0, n, cg.n_players,
+                          state.sigma, state.table, state.avg, t0, n, cg.n_players,
                           chance_reach(cg), self.values == "conditional")
 
-    def average(self, cg: CompiledGame, state: _State) -> NDArray[np.float64]:
+    def average(self, cg: CompiledGame, state: RegretState) -> NDArray[np.float64]:
         return normalise_average(state.avg, cg.legal)
 
 

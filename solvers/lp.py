@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sps
 from numpy.typing import NDArray
-from scipy.optimize import linprog
 
 from games import CompiledGame, GameError
 
@@ -53,6 +52,7 @@ def check_two_player_zero_sum(cg: CompiledGame, atol: float = 1e-9) -> None:
 
 def _max_min(A: sps.csr_matrix, E, e, F, f) -> tuple[float, NDArray[np.float64]]:
     """max over plans x (E x = e, x >= 0) of min over plans y (F y = f) of x^T A y."""
+    from scipy.optimize import linprog  # heavy import, only when an LP is solved
     nx, mq = A.shape[0], F.shape[0]
     c = np.concatenate([np.zeros(nx), -f])
     A_ub = sps.hstack([-A.T, F.T], format="csr")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .common import (add_game_option_arguments, emit_json, game_with_options, parse_float,
-                     parse_list)
+from .common import add_game_option_arguments, emit_json, game_with_options, parse_float
 
 ITER_MARKS = [10.0**k for k in range(0, 10)]
 TIME_MARKS = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]
