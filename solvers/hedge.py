@@ -1,16 +1,27 @@
 """Multiplicative weights (Freund & Schapire 1999) per information set, for N players, as
 in Ganzfried's tournament paper (sec. 6.1).
 
-Each player runs one instance of the Freund-Schapire rule at every information set, as if the
-set had been reached: ``P_{t+1}(a) = P_t(a) beta_t^{M(a)} / Z_t(I)`` with ``M(a)`` the
-expected loss in [0, 1] of action ``a`` given that ``I`` is reached, against the profile of
-round ``t`` (all players update simultaneously).  Loss = ``(u_max - u) / (u_max - u_min)``
-with ``u`` the conditional action value (counterfactual value divided by the others' and
-chance's reach of ``I``) and ``u_min, u_max`` the player's extreme payoffs.  The schedule is
-the paper's ``beta = 1 / (1 + sqrt(2 ln n / T))`` with ``n`` the number of actions at the set
-and ``T`` the current round (the any-time form of the fixed-horizon choice).  Sets never
-reached in a round keep their weights.  The output is the own-reach-weighted average of the
-rounds' strategies (the average mixed strategy, which converges in two-player zero-sum games).
+Each player runs one instance of the Freund-Schapire rule at every information set:
+``P_{t+1}(a) = P_t(a) beta_t^{M(a)} / Z_t(I)`` with ``M(a)`` the expected loss in [0, 1] of
+action ``a`` at ``I`` against the profile of round ``t`` (all players update simultaneously):
+``M(a) = (u_max - u(a)) / (u_max - u_min)`` with ``u_min, u_max`` the player's extreme payoffs
+and ``u(a)`` the counterfactual action value divided by
+
+* ``values="chance"`` (default): ``N(I)``, the probability that nature deals ``I`` (chance
+  reach, all players' actions counted as 1).  This is the paper's decomposition
+  ``M(P, Q) = sum_s N(s) sum_i W(i_s) M(i_s, Q)``; the weights ``N`` do not change over
+  time, so the per-set regret bounds add up to a bound on the whole game's regret
+  (counterfactual regret decomposition, Zinkevich et al. 2007, Theorem 3).
+* ``values="conditional"``: the others' and chance's reach of ``I`` in round ``t`` (the
+  value given that ``I`` is reached).  In the paper's jam/fold games the two coincide up to a
+  constant; in general this reach changes over time and the guarantee is lost (on the
+  two-bet river game NashConv rose from 0.023 to 0.060 between 10^4 and 10^5 rounds).
+
+The schedule is the paper's ``beta = 1 / (1 + sqrt(2 ln n / T))`` with ``n`` the number of
+actions at the set and ``T`` the current round (the any-time form of the fixed-horizon
+choice).  Sets of probability 0 in a round keep their weights.  The output is the
+own-reach-weighted average of the rounds' strategies (the average mixed strategy, which
+converges in two-player zero-sum games).
 """
 from __future__ import annotations
 

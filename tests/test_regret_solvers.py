@@ -76,3 +76,13 @@ def test_average_profiles_are_valid_and_runs_replay():
     assert np.array_equal(a, b)
     assert np.allclose(a.sum(axis=1), 1)
     assert nash_conv(RIVER, a) >= 0
+
+
+def test_hedge_values_option():
+    from games import GameError
+    cg = compile_game(get_game("kuhn"))
+    a = hedge(cg, iterations=2_000, values="conditional")
+    b = hedge(cg, iterations=2_000, values="chance")
+    assert a.nash_conv < 0.2 and b.nash_conv < 0.2 and a.nash_conv != b.nash_conv
+    with pytest.raises(GameError, match="values='reach' not in"):
+        hedge(cg, iterations=10, values="reach")
