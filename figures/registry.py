@@ -7,6 +7,9 @@ from types import ModuleType
 
 FIGURES: dict[str, str] = {
     "fp_convergence": "figures.fp_convergence",
+    "river_value_bet_size": "figures.river_value_bet_size",
+    "river_strategy_tree": "figures.river_strategy_tree",
+    "convergence_compare": "figures.convergence_compare",
 }
 
 

@@ -13,6 +13,7 @@ COMMANDS: dict[str, str] = {
     "games": "list the games and their parameters",
     "payoffs": "expected payoffs as polynomials in the named parameters",
     "solve": "solve a game numerically (fictitious play, ...)",
+    "compare": "NashConv against iterations and time of several solvers on one game",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

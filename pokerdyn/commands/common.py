@@ -47,3 +47,52 @@ def game_and_values(name: str, pot: str | None) -> tuple[Game, dict[str, float]]
 def emit_json(obj: Any) -> None:
     json.dump(obj, sys.stdout, indent=2)
     sys.stdout.write("\n")
+
+
+# Game options (games.registry.GAME_OPTIONS): flag -> (option name, help).
+GAME_OPTION_FLAGS: dict[str, tuple[str, str]] = {
+    "--dist1": ("dist1", "player 1's hand-type probabilities A,B,C,D (river; default "
+                         "0.1,0.2,0.3,0.4)"),
+    "--dist2": ("dist2", "player 2's hand-type probabilities A,B,C,D (river)"),
+    "--street": ("street", "full (player 2 may bet after a check) or half (river)"),
+    "--max-bets": ("max_bets", "cap on the number of bets: 1 = bet, 2 = bet and raise (river)"),
+    "--bet-size": ("bet_size", "size of every bet and raise, pot 1 (river; default 0.5)"),
+}
+
+
+def add_game_option_arguments(p) -> None:
+    """Add the game-option flags (all default None = the game's default)."""
+    for flag, (_, help_text) in GAME_OPTION_FLAGS.items():
+        p.add_argument(flag, default=None, help=help_text)
+
+
+def game_options(args) -> dict[str, Any]:
+    """Factory keyword options from the game-option flags that were given, parsed and
+    checked (the factory checks what depends on the game, e.g. that a distribution sums
+    to 1)."""
+    out: dict[str, Any] = {}
+    for flag, (name, _) in GAME_OPTION_FLAGS.items():
+        text = getattr(args, name, None)
+        if text is None:
+            continue
+        if name in ("dist1", "dist2"):
+            out[name] = tuple(parse_list(text, name, low=0.0, high=1.0))
+        elif name == "max_bets":
+            out[name] = int(parse_float(text, "max-bets", low=1, high_open=True))
+            if out[name] != float(text):
+                raise GameError(f"max-bets={text} is not an integer in [1, inf)")
+        elif name == "bet_size":
+            out[name] = parse_float(text, "bet-size", low=0.0, low_open=True, high_open=True)
+        else:
+            out[name] = text
+    return out
+
+
+def game_with_options(args) -> tuple[Game, dict[str, float]]:
+    """Like :func:`game_and_values` for ``args.game``/``args.pot``, building the game with
+    the game-option flags (games.registry.make_game)."""
+    from games.registry import make_game
+
+    opts = game_options(args)
+    game, values = game_and_values(args.game, getattr(args, "pot", None))
+    return (make_game(args.game, **opts) if opts else game), values

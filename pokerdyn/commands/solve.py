@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .common import emit_json, game_and_values, parse_float
+from .common import add_game_option_arguments, emit_json, game_with_options, parse_float
 
 
 def _fp(cg, args):
@@ -14,7 +14,30 @@ def _fp(cg, args):
                            averaging=args.averaging, progress=not args.json)
 
 
-METHODS: dict[str, Callable] = {"fp": _fp}
+def _hedge(cg, args):
+    from solvers import hedge
+    return hedge(cg, iterations=args.iterations, tol=args.tol, progress=not args.json)
+
+
+def _cfr_plus(cg, args):
+    from solvers import cfr
+    return cfr(cg, iterations=args.iterations, tol=args.tol, progress=not args.json)
+
+
+def _cfr(cg, args):
+    from solvers import cfr
+    return cfr(cg, iterations=args.iterations, tol=args.tol, regret_matching_plus=False,
+               alternating=False, linear_averaging=False, progress=not args.json)
+
+
+def _lp(cg, args):
+    from solvers import solve_lp
+    from solvers.lp import lp_solver_result
+    return lp_solver_result(cg, solve_lp(cg))
+
+
+METHODS: dict[str, Callable] = {"fp": _fp, "hedge": _hedge, "cfr+": _cfr_plus, "cfr": _cfr,
+                                "lp": _lp}
 
 
 def add_arguments(p) -> None:
@@ -26,6 +49,7 @@ def add_arguments(p) -> None:
     p.add_argument("--schedule", default="simultaneous", choices=("simultaneous", "alternating"))
     p.add_argument("--averaging", default="reach", choices=("reach", "infoset"))
     p.add_argument("--json", action="store_true", help="print JSON")
+    add_game_option_arguments(p)
 
 
 def run(args) -> int:
@@ -37,7 +61,7 @@ def run(args) -> int:
     if args.iterations < 1:
         raise GameError(f"iterations={args.iterations} is outside the allowed range [1, inf)")
     args.tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
-    game, values = game_and_values(args.game, args.pot)
+    game, values = game_with_options(args)
     cg = compile_game(game, values)
     res = METHODS[args.method](cg, args)
     strategy = params_from_strategy(cg, res.strategy) if game.named else \
