@@ -151,7 +151,8 @@ def _simulate(cell: dict, seed: np.random.SeedSequence) -> dict:
     from dynamics.repeated_play import simulate
 
     kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in cell.items()}
-    return flatten_result(simulate(seed=seed, **kw))
+    # fields that echo an argument (rounds, pot ...) are already columns of the row
+    return {k: v for k, v in flatten_result(simulate(seed=seed, **kw)).items() if k not in cell}
 
 
 _prob = number(0.0, 1.0)

@@ -84,7 +84,7 @@ def _dask(name: str, todo: Sequence[Cell], address: str) -> Results:
         futs = client.map(run_timed, [name] * len(todo), [c.params for c in todo],
                           [c.seed for c in todo], key=keys)
         by_key = {f.key: c for f, c in zip(futs, todo)}
-        for f, res in as_completed(futs, with_results=True):
+        for f, res in as_completed(futs, loop=client.loop, with_results=True):
             yield by_key[f.key], res
     finally:
         client.cancel(futs)
