@@ -64,8 +64,20 @@ def _processes(name: str, todo: Sequence[Cell], workers: int) -> Results:
         futs = {ex.submit(run_timed, name, c.params, c.seed): c for c in todo}
         for f in as_completed(futs):
             yield futs[f], f.result()
-    finally:  # on interruption, do not wait for the running cells: they are recomputed later
+    except BaseException:  # interrupted: stop the running cells now, they are recomputed later
+        _terminate(ex)
         ex.shutdown(wait=False, cancel_futures=True)
+        raise
+    ex.shutdown()
+
+
+def _terminate(ex) -> None:
+    stop = getattr(ex, "terminate_workers", None)  # Python >= 3.14
+    if stop is not None:
+        stop()
+        return
+    for proc in list((getattr(ex, "_processes", None) or {}).values()):
+        proc.terminate()
 
 
 def _dask(name: str, todo: Sequence[Cell], address: str) -> Results:
