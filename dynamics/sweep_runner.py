@@ -80,16 +80,32 @@ def _terminate(ex) -> None:
         proc.terminate()
 
 
-def _dask(name: str, todo: Sequence[Cell], address: str) -> Results:
+def connect(address: str, timeout: str = "20s"):
+    """A ``distributed.Client`` for the scheduler at ``address`` (checked first, so that a
+    malformed address is one clear error instead of a hanging half-built client)."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
+        from distributed.comm import parse_address
+        from distributed.comm.addressing import parse_host_port
     except ImportError:
         raise ImportError("pokerdyn sweep --scheduler needs dask.distributed: "
                           "pip install 'pokerdyn[dask]'") from None
+    proto, loc = parse_address(address, strict=False)
+    if proto in ("tcp", "tls", "ws", "wss", "ucx"):
+        try:
+            parse_host_port(loc)
+        except ValueError as exc:
+            raise GameError(f"scheduler address {address!r} is not of the form "
+                            f"tcp://HOST:PORT ({exc})") from None
     try:
-        client = Client(address, set_as_default=False, timeout="20s")
-    except OSError as exc:
+        return Client(address, set_as_default=False, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
         raise GameError(f"cannot connect to the dask scheduler at {address!r}: {exc}") from None
+
+
+def _dask(name: str, todo: Sequence[Cell], client) -> Results:
+    from distributed import as_completed
+
     futs = []
     try:
         keys = [f"pokerdyn-sweep-{name}-{c.cell_id}" for c in todo]
@@ -126,7 +142,7 @@ def run_sweep(config: SweepConfig, output: str | os.PathLike | None = None,
     if not todo:
         gen, executor = _serial(config.experiment, ()), "none"
     elif scheduler is not None:
-        gen, executor = _dask(config.experiment, todo, scheduler), f"dask:{scheduler}"
+        gen, executor = _dask(config.experiment, todo, connect(scheduler)), f"dask:{scheduler}"
     else:
         n = min(workers or os.cpu_count() or 1, max(len(todo), 1))
         gen = _serial(config.experiment, todo) if n == 1 else \

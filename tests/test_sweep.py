@@ -226,6 +226,9 @@ def test_dask_local_cluster_gives_the_local_results(tmp_path, capsys, monkeypatc
         assert main(argv) == 0  # resume: nothing left to do
         assert json.loads(capsys.readouterr().out)["computed"] == 0
     pd.testing.assert_frame_equal(frame(local.output), frame(tmp_path / "dask"), check_exact=True)
+    assert main(["sweep", str(path), "--out", str(tmp_path / "x"), "--scheduler", "nonsense"]) == 2
+    assert "scheduler address 'nonsense' is not of the form tcp://HOST:PORT" in \
+        capsys.readouterr().err
 
 
 def test_example_config_is_valid():
