@@ -84,6 +84,12 @@ def per_player(conv: Converter, n: int = 3, scalar_ok: bool = True) -> Converter
     return convert
 
 
+def text(x: Any, name: str) -> str:
+    if not isinstance(x, str):
+        raise GameError(f"{name}={x!r} is not a string")
+    return x
+
+
 def game_name(x: Any, name: str) -> str:
     from games import GAMES
     return choice(*GAMES)(x, name)
@@ -179,7 +185,7 @@ EXPERIMENTS: dict[str, Experiment] = {
         "init": Param(None, per_player(_prob, scalar_ok=False), "(b_J, c_K, d_Q)"),
         "deals": Param(12, choice(12, 24)),
         "n_points": Param(1000, number(2, 10**7, integer=True)),
-        "estimator": Param("unbiased", lambda x, name: str(x)),
+        "estimator": Param("unbiased", text, "checked by simulate"),
     }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)"),
 }
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dynamics.sweep import (CONFIG_FILE, TIMING_COLUMNS, load_config, load_results,
                             parse_config, write_cell)
@@ -68,6 +70,24 @@ def test_axis_order_in_file_does_not_change_cells(tmp_path):
     b = load_config(toml(tmp_path, swapped, "b.toml")).cells()
     assert [c.cell_id for c in a] == [c.cell_id for c in b]
     assert [c.seed.spawn_key for c in a] == [c.seed.spawn_key for c in b]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.dictionaries(st.sampled_from(["mu", "sigma", "n"]),
+                       st.lists(st.integers(1, 50), min_size=1, max_size=3, unique=True),
+                       max_size=3),
+       st.integers(1, 3), st.integers(0, 2**63 - 1))
+def test_grid_cells_are_the_product_with_spawned_seeds(grid, reps, base):
+    cfg = parse_config({"sweep": {"experiment": "toy", "replicates": reps, "base_seed": base},
+                        "grid": grid})
+    cells = cfg.cells()
+    assert len(cells) == cfg.n_cells() == reps * int(np.prod([len(v) for v in grid.values()]))
+    assert len({c.cell_id for c in cells}) == len(cells)
+    assert all(c.seed.spawn_key == (c.index,) and c.seed.entropy == base for c in cells)
+    # the same grid written in another key order gives the same cells
+    rev = parse_config({"sweep": {"experiment": "toy", "replicates": reps, "base_seed": base},
+                        "grid": dict(reversed(list(grid.items())))})
+    assert [c.cell_id for c in rev.cells()] == [c.cell_id for c in cells]
 
 
 def test_one_and_two_workers_identical(tmp_path):
@@ -205,7 +225,8 @@ def test_missing_pyarrow_gives_install_hint(tmp_path, capsys, monkeypatch):
     import sys
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     assert main(["sweep", str(toml(tmp_path))]) == 2
-    assert "pip install 'pokerdyn[dask]'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err == "pokerdyn: error: pokerdyn sweep needs pyarrow: pip install 'pokerdyn[dask]'\n"
 
 
 def test_dask_local_cluster_gives_the_local_results(tmp_path, capsys, monkeypatch):
