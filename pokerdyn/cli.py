@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "payoffs": "expected payoffs as polynomials in the named parameters",
     "solve": "solve a game numerically (fictitious play, ...)",
     "compare": "NashConv against iterations and time of several solvers on one game",
+    "sweep": "run a parameter sweep from a TOML file (local processes or dask)",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

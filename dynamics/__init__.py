@@ -1,0 +1,1 @@
+"""Dynamics of repeated play: adaptive players, parameter sweeps."""

@@ -1,0 +1,44 @@
+"""Run a parameter sweep described by a TOML file (see README, "Parameter sweeps").
+
+Cells are computed on local processes (--workers, default: all cores) or on a
+dask.distributed cluster (--scheduler ADDRESS); each finished cell is written at once to a
+Parquet dataset directory, and running the same command again computes only the missing
+cells."""
+from __future__ import annotations
+
+from .common import emit_json
+
+
+def add_arguments(p) -> None:
+    p.add_argument("config", help="sweep file (TOML)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="local worker processes (default: number of cores; 1: this process)")
+    p.add_argument("--scheduler", default=None,
+                   help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--out", default=None, help="output directory (overrides [sweep] output)")
+    p.add_argument("--json", action="store_true", help="print a JSON summary")
+
+
+def run(args) -> int:
+    from dynamics.sweep import load_config, require_storage
+    from dynamics.sweep_runner import run_sweep
+
+    from ..cli import UsageError
+
+    try:
+        require_storage()
+    except ImportError as exc:
+        raise UsageError(str(exc)) from None
+    config = load_config(args.config)
+    try:
+        summary = run_sweep(config, output=args.out, workers=args.workers,
+                            scheduler=args.scheduler, progress=not args.json)
+    except ImportError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        emit_json(summary.to_dict())
+        return 0
+    print(f"sweep {summary.experiment}: {summary.cells} cells, {summary.skipped} already done, "
+          f"{summary.computed} computed in {summary.seconds:.2f}s ({summary.executor})")
+    print(f"results: {summary.output}")
+    return 0
