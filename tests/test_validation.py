@@ -64,20 +64,16 @@ def test_symbolic_chance_probability_checked_at_compile_time():
         compile_game(g, q=2)
 
 
-def test_infoset_with_two_players():
+@pytest.mark.parametrize("player, actions, message", [
+    (1, ("x", "y"), r"information set 'I' has nodes of players 1 and 2"),
+    (0, ("x", "z"), r"information set 'I' has action lists"),
+])
+def test_infoset_with_two_players_or_two_action_lists(player, actions, message):
     b = GameBuilder("g", 2)
     r = b.chance()
     b.decision(0, "I", ("x", "y"), parent=r, via="a", prob=H)
-    with pytest.raises(GameError, match=r"information set 'I' has nodes of players 1 and 2"):
-        b.decision(1, "I", ("x", "y"), parent=r, via="b", prob=H)
-
-
-def test_infoset_with_differing_action_lists():
-    b = GameBuilder("g", 2)
-    r = b.chance()
-    b.decision(0, "I", ("x", "y"), parent=r, via="a", prob=H)
-    with pytest.raises(GameError, match=r"information set 'I' has action lists"):
-        b.decision(0, "I", ("x", "z"), parent=r, via="b", prob=H)
+    with pytest.raises(GameError, match=message):
+        b.decision(player, "I", actions, parent=r, via="b", prob=H)
 
 
 def test_missing_child_action():
@@ -99,28 +95,22 @@ def test_unknown_action_and_duplicate_child():
         b.terminal((1, -1), parent=d, via="x")
 
 
-def test_perfect_recall_violation():
-    """Player 1 forgets her own first action: both nodes of 'P1:|?' follow different
-    actions of hers."""
+@pytest.mark.parametrize("second", [0, 1])
+def test_perfect_recall(second):
+    """Player 1 decides, then player ``second + 1`` decides at one information set on both
+    branches.  Player 2 may not see player 1's action; player 1 may not forget her own."""
     b = GameBuilder("forgetful", 2)
     d = b.decision(0, "P1:|", ("x", "y"))
     for a in "xy":
-        e = b.decision(0, "P1:|?", ("u", "v"), parent=d, via=a)
+        e = b.decision(second, f"P{second + 1}:|?", ("u", "v"), parent=d, via=a)
         for c in "uv":
             b.terminal((1, -1), parent=e, via=c)
+    if second == 1:
+        assert b.build().n_infosets == 2
+        return
     with pytest.raises(GameError, match=r"perfect recall fails at information set 'P1:\|\?': "
                                         r"nodes 1 and 4"):
         b.build()
-
-
-def test_perfect_recall_allows_hiding_opponent_actions():
-    b = GameBuilder("hidden", 2)
-    d = b.decision(0, "P1:|", ("x", "y"))
-    for a in "xy":
-        e = b.decision(1, "P2:|?", ("u", "v"), parent=d, via=a)
-        for c in "uv":
-            b.terminal((1, -1), parent=e, via=c)
-    assert b.build().n_infosets == 2
 
 
 def test_wrong_payoff_length():
