@@ -93,6 +93,10 @@ class Game:
         Node index of each terminal, in order; ``payoffs[t]`` belongs to it.
     payoffs : tuple[tuple]
         One payoff per player for each terminal (numbers or sympy expressions).
+
+    Games built by :func:`games.arrays.game_from_arrays` hold ``edge_prob`` as a float array,
+    ``payoffs`` as a float array ``(n_terminals, n_players)`` and ``edge_label`` as a lazy
+    sequence, so that no Python object exists per node.
     """
 
     name: str
