@@ -55,9 +55,10 @@ def test_solve_with_tol_and_init(capsys):
     assert d["pot"] is None and len(d["strategy"]) == 12
 
 
-def test_solve_text_output(capsys):
-    rc, out, _ = run_cli(capsys, "solve", "skp", "--pot", "9", "--iterations", "100")
+def test_solve_text_output_and_quiet_progress_bar(capsys):
+    rc, out, err = run_cli(capsys, "solve", "skp", "--pot", "9", "--iterations", "200000")
     assert rc == 0 and "NashConv=" in out and "b_J" in out
+    assert err.count("\r") < 30  # redrawn at most every 0.5 s, not at every checkpoint
 
 
 @pytest.mark.parametrize("game, pot", [("skp", None), ("skp", "9"), ("kuhn", None),

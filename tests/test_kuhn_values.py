@@ -38,9 +38,10 @@ def test_kuhn_equilibrium_family_has_zero_nash_conv(alpha):
     assert expected_payoffs(cg, sigma)[0] == pytest.approx(-1 / 18, abs=1e-12)
 
 
-def test_fictitious_play_reaches_kuhn_value():
+@pytest.mark.parametrize("schedule", ["alternating", "simultaneous"])
+def test_fictitious_play_reaches_kuhn_value(schedule):
     cg = compiled("kuhn")
-    res = fictitious_play(cg, iterations=20_000, tol=1e-3, schedule="alternating")
+    res = fictitious_play(cg, iterations=400_000, tol=1e-3, schedule=schedule)
     assert res.converged and res.nash_conv < 1e-3
     assert abs(res.expected_payoffs[0] - (-1 / 18)) < 1e-3
     # |E1 - v| <= NashConv in a 2-player zero-sum game
