@@ -100,6 +100,8 @@ def check_values(game: Game, values: Mapping[str, Any]) -> dict[str, float]:
 
 def _evaluate(exprs: list, game: Game, vals: dict[str, float]) -> NDArray[np.float64]:
     """Evaluate numbers / sympy expressions in the game parameters, vectorised."""
+    if isinstance(exprs, np.ndarray) and exprs.dtype.kind in "fiu":  # games.arrays: no loop
+        return exprs.astype(np.float64, copy=False)
     if all(isinstance(e, (int, float)) for e in exprs):
         return np.asarray(exprs, dtype=np.float64)
     uniq: dict[Any, int] = {}
@@ -124,26 +126,32 @@ def compile_game(game: Game, values: Mapping[str, Any] | None = None, **kw: Any)
     when a chance probability evaluates outside [0, 1].
     """
     vals = check_values(game, {**(values or {}), **kw})
-    probs = _evaluate(list(game.edge_prob), game, vals)
+    ep = game.edge_prob
+    probs = _evaluate(ep if isinstance(ep, np.ndarray) else list(ep), game, vals)
     bad = np.nonzero((probs < -1e-12) | (probs > 1 + 1e-12))[0]
     if bad.size:
         n = int(bad[0])
         raise GameError(f"chance probability {probs[n]} of outcome {game.edge_label[n]!r} "
                         f"is outside [0, 1] for {vals}")
     nt = len(game.payoffs)
-    flat = [u for row in game.payoffs for u in row]
-    payoffs = _evaluate(flat, game, vals).reshape(nt, game.n_players) if nt else \
-        np.zeros((0, game.n_players))
+    if isinstance(game.payoffs, np.ndarray):
+        payoffs = _evaluate(game.payoffs, game, vals)
+    else:
+        flat = [u for row in game.payoffs for u in row]
+        payoffs = _evaluate(flat, game, vals).reshape(nt, game.n_players) if nt else \
+            np.zeros((0, game.n_players))
     term = np.full(game.n_nodes, -1, dtype=np.int32)
     term[game.terminal_node] = np.arange(nt, dtype=np.int32)
-    n_act = np.asarray([len(I.actions) for I in game.infosets], dtype=np.int16)
+    n_act = np.fromiter((len(I.actions) for I in game.infosets), dtype=np.int16,
+                        count=len(game.infosets))
     amax = int(n_act.max()) if n_act.size else 1
     legal = np.arange(amax)[None, :] < n_act[:, None]
     cg = CompiledGame(
         game=game, values=vals, kind=game.kind, player=game.player, parent=game.parent,
         edge=game.edge, infoset=game.infoset, chance_prob=probs, terminal_index=term,
         payoffs=np.ascontiguousarray(payoffs),
-        infoset_player=np.asarray([I.player for I in game.infosets], dtype=np.int8),
+        infoset_player=np.fromiter((I.player for I in game.infosets), dtype=np.int8,
+                                   count=len(game.infosets)),
         n_actions=n_act, legal=legal,
     )
     return cg

@@ -93,6 +93,10 @@ class Game:
         Node index of each terminal, in order; ``payoffs[t]`` belongs to it.
     payoffs : tuple[tuple]
         One payoff per player for each terminal (numbers or sympy expressions).
+
+    Games built by :func:`games.arrays.game_from_arrays` hold ``edge_prob`` as a float array,
+    ``payoffs`` as a float array ``(n_terminals, n_players)`` and ``edge_label`` as a lazy
+    sequence, so that no Python object exists per node.
     """
 
     name: str
@@ -355,29 +359,10 @@ def _as_number(x: Any) -> Any:
 
 def _check_perfect_recall(kind, parent, edge, player, infoset, infosets) -> None:
     """Every node of an information set must share its owner's own sequence of past
-    (information set, action) pairs; checked through the owner's last sequence per node."""
-    n_players = int(player.max()) + 1 if (player >= 0).any() else 0
-    if n_players == 0:
-        return
-    offsets = np.zeros(len(infosets) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(I.actions) for I in infosets])
-    seq = np.zeros((len(kind), n_players), dtype=np.int64)  # 0 = empty sequence
-    first_seq = np.full((len(infosets), n_players), -1, dtype=np.int64)
-    first_node = np.full(len(infosets), -1, dtype=np.int64)
-    for n in range(1, len(kind)):
-        p = parent[n]
-        seq[n] = seq[p]
-        if kind[p] == DECISION:
-            seq[n, player[p]] = offsets[infoset[p]] + edge[n] + 1
-    for n in np.nonzero(kind == DECISION)[0]:
-        I = infoset[n]
-        if first_node[I] < 0:
-            first_node[I] = n
-            first_seq[I] = seq[n]
-        elif seq[n, player[n]] != first_seq[I, player[n]]:
-            raise GameError(f"perfect recall fails at information set {infosets[I].label!r}: "
-                            f"nodes {first_node[I]} and {n} differ in player "
-                            f"{player[n] + 1}'s own past actions")
+    (information set, action) pairs (numba kernel in games._checks)."""
+    from ._checks import check_perfect_recall
+
+    check_perfect_recall(kind, parent, edge, player, infoset, infosets)
 
 
 def _auto_name(I: Infoset, action: str) -> str:

@@ -75,7 +75,8 @@ def run_iterative(cg: CompiledGame, method: IterativeMethod, iterations: int = 1
     hist: list[tuple[float, float, float]] = []
     start = time.perf_counter()
     done, conv, nc = 0, False, float("nan")
-    bar = tqdm(total=iterations, desc=method.name, disable=not progress, leave=False)
+    bar = tqdm(total=iterations, desc=method.name, disable=not progress, leave=False,
+               mininterval=0.5)
     try:
         for cp in checkpoints(iterations, growth):
             method.advance(cg, state, done, cp - done)
@@ -84,7 +85,7 @@ def run_iterative(cg: CompiledGame, method: IterativeMethod, iterations: int = 1
             nc = nash_conv(cg, method.average(cg, state))
             elapsed = time.perf_counter() - start
             hist.append((done, nc, elapsed))
-            bar.set_postfix(nash_conv=f"{nc:.2e}")
+            bar.set_postfix(nash_conv=f"{nc:.2e}", refresh=False)
             if tol is not None and nc <= tol:
                 conv = True
                 break

@@ -19,7 +19,9 @@ def parse_float(text: str, what: str, low: float = -math.inf, high: float = math
     lo_ok = x > low if low_open else x >= low
     hi_ok = x < high if high_open else x <= high
     if not math.isfinite(x) or not (lo_ok and hi_ok):
-        rng = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+        lb = "(" if low_open or math.isinf(low) else "["
+        rb = ")" if high_open or math.isinf(high) else "]"
+        rng = f"{lb}{low:g}, {high:g}{rb}"
         raise GameError(f"{what}={text} is outside the allowed range {rng}")
     return x
 

@@ -11,7 +11,8 @@ from .common import add_game_option_arguments, emit_json, game_with_options, par
 def _fp(cg, args):
     from solvers import fictitious_play
     return fictitious_play(cg, iterations=args.iterations, tol=args.tol, schedule=args.schedule,
-                           averaging=args.averaging, progress=not args.json)
+                           averaging=args.averaging, sigma0=args.sigma0,
+                           progress=not args.json)
 
 
 def _hedge(cg, args):
@@ -48,13 +49,31 @@ def add_arguments(p) -> None:
     p.add_argument("--tol", default=None, help="stop when NashConv <= TOL")
     p.add_argument("--schedule", default="simultaneous", choices=("simultaneous", "alternating"))
     p.add_argument("--averaging", default="reach", choices=("reach", "infoset"))
+    p.add_argument("--init", default=None, metavar="NAME=X,...",
+                   help="starting strategy: named parameters in [0, 1], e.g. b_J=0.3,c_K=0.5 "
+                        "(others uniform); methods read it as args.sigma0")
     p.add_argument("--json", action="store_true", help="print JSON")
     add_game_option_arguments(p)
 
 
+def parse_init(text: str | None) -> dict[str, str]:
+    """``NAME=X,NAME=X`` -> {name: text}; values are checked by strategy_from_params."""
+    from games import GameError
+
+    out: dict[str, str] = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise GameError(f"--init item {item.strip()!r} is not NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
 def run(args) -> int:
     from games import GameError, compile_game
-    from games.strategy import params_from_strategy, strategy_to_dict
+    from games.strategy import params_from_strategy, strategy_from_params, strategy_to_dict
 
     if args.method not in METHODS:
         raise GameError(f"unknown method {args.method!r}; available: {', '.join(METHODS)}")
@@ -63,6 +82,8 @@ def run(args) -> int:
     args.tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
     game, values = game_with_options(args)
     cg = compile_game(game, values)
+    init = parse_init(args.init)
+    args.sigma0 = strategy_from_params(cg, init) if init else None
     res = METHODS[args.method](cg, args)
     strategy = params_from_strategy(cg, res.strategy) if game.named else \
         strategy_to_dict(cg, res.strategy)

@@ -1,0 +1,55 @@
+"""Shared fixtures: compiled registry games (built once per session) and hypothesis
+strategies for random behaviour profiles and exact rational parameter points."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from games import compile_game, get_game
+
+settings.register_profile("pokerdyn", deadline=None, max_examples=40,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("pokerdyn")
+
+# Games used by property tests, with the pot for the one-third street family.
+POTS = {"kuhn": None, "kuhn3": None, "kuhn3-third": 9, "kuhn3-third-full": 9, "skp": 9}
+
+_COMPILED: dict = {}
+
+
+def compiled(name: str, P: float | None = None):
+    """Compiled registry game (cached across tests; compiled games are read-only)."""
+    P = POTS.get(name) if P is None else P
+    key = (name, P)
+    if key not in _COMPILED:
+        vals = {} if P is None else {"P": P}
+        _COMPILED[key] = compile_game(get_game(name), vals)
+    return _COMPILED[key]
+
+
+@pytest.fixture(scope="session")
+def compile_cached():
+    """The :func:`compiled` helper as a fixture."""
+    return compiled
+
+
+def rationals(low: int = 0, high: int = 1, max_denominator: int = 97):
+    """Exact rationals in [low, high]."""
+    return st.fractions(min_value=Fraction(low), max_value=Fraction(high),
+                        max_denominator=max_denominator)
+
+
+@st.composite
+def profiles(draw, cg):
+    """A random behaviour profile of ``cg`` (some rows pure, some mixed)."""
+    sigma = np.zeros(cg.legal.shape)
+    for i, n in enumerate(cg.n_actions):
+        w = np.array(draw(st.lists(st.floats(0, 1), min_size=int(n), max_size=int(n))))
+        if w.sum() <= 1e-9:
+            w = np.ones(int(n))
+        sigma[i, :n] = w / w.sum()
+    return sigma
