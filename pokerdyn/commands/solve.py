@@ -17,18 +17,21 @@ def _fp(cg, args):
 
 def _hedge(cg, args):
     from solvers import hedge
-    return hedge(cg, iterations=args.iterations, tol=args.tol, progress=not args.json)
+    return hedge(cg, iterations=args.iterations, tol=args.tol, sigma0=args.sigma0,
+                 progress=not args.json)
 
 
 def _cfr_plus(cg, args):
     from solvers import cfr
-    return cfr(cg, iterations=args.iterations, tol=args.tol, progress=not args.json)
+    return cfr(cg, iterations=args.iterations, tol=args.tol, sigma0=args.sigma0,
+               progress=not args.json)
 
 
 def _cfr(cg, args):
     from solvers import cfr
     return cfr(cg, iterations=args.iterations, tol=args.tol, regret_matching_plus=False,
-               alternating=False, linear_averaging=False, progress=not args.json)
+               alternating=False, linear_averaging=False, sigma0=args.sigma0,
+               progress=not args.json)
 
 
 def _lp(cg, args):
