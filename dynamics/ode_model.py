@@ -141,6 +141,9 @@ def ode_rhs(game: Game, k: Any = 1, g: Any = None, f: Any = None,
     ks = _per_param(k, game, "k", default=sp.Integer(1))
     for n, kx in zip(names, ks):
         _check_rate(n, kx)
+    # exact rationals keep sympy's algebra (solve, integrate) in an exact domain
+    ks = [sp.nsimplify(kx, rational=True) if isinstance(kx, (float, np.floating)) else
+          sp.sympify(kx) for kx in ks]
     gs = [_as_function(gx, f"g for {n}") for n, gx in zip(names, _per_param(g, game, "g"))]
     fs = [_as_function(fx, f"f for {n}") for n, fx in zip(names, _per_param(f, game, "f"))]
     rhs, scales, gexprs, grads = [], [], [], []
