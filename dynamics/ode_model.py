@@ -24,6 +24,7 @@ shape ``(n,)`` or a batch ``(n, m)``.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence, Union
@@ -214,8 +215,11 @@ def compile_exprs(xs: Sequence[sp.Symbol], exprs: Sequence[sp.Expr],
     lines += ["    out = empty((%d,) + y.shape[1:])" % len(exprs)]
     lines += [f"    out[{i}] = {printer.doprint(e)}" for i, e in enumerate(red)]
     lines += [f"    return out.reshape({shape!r} + y.shape[1:])"]
-    ns: dict[str, Any] = {name: getattr(np, name) for name in dir(np) if not name.startswith("_")}
-    exec("\n".join(lines), ns)  # noqa: S102 - code printed by sympy from our own expressions
+    code = "\n".join(lines)
+    idents = set(re.findall(r"[A-Za-z_]\w*", code))
+    ns: dict[str, Any] = {name: getattr(np, name) for name in idents
+                          if not name.startswith("_") and hasattr(np, name)}
+    exec(code, ns)  # noqa: S102 - code printed by sympy from our own expressions
     return ns["F"]
 
 
