@@ -58,10 +58,12 @@ class FirstIntegral:
                 "closed_orbits": bool(self.hessian_definite)}
 
 
-def find_first_integrals(model: ODEModel) -> list[FirstIntegral]:
+def find_first_integrals(model: ODEModel, plane: dict[str, Any] | None = None
+                         ) -> list[FirstIntegral]:
     """First integrals of every separable two-dimensional invariant plane of ``model``
-    (all coordinates but two fixed at zeros of their g).  Planes where one of the two
-    equations vanishes identically are skipped (there a coordinate itself is conserved)."""
+    (all coordinates but two fixed at zeros of their g), or only of those containing
+    ``plane`` (e.g. ``{"c_K": 0}``).  Planes where one of the two equations vanishes
+    identically are skipped (there a coordinate itself is conserved)."""
     xs, n = model.symbols, model.n
     if n < 2:
         return []
@@ -71,6 +73,9 @@ def find_first_integrals(model: ODEModel) -> list[FirstIntegral]:
         others = [m for m in range(n) if m not in (i, j)]
         for vals in itertools.product(*[fixed_vals[m] for m in others]):
             sub = {xs[m]: v for m, v in zip(others, vals)}
+            if plane and any(sub.get(x, None) != v for x in xs for k, v in plane.items()
+                             if x.name == k):
+                continue
             fi = sp.factor(model.rhs[i].subs(sub))
             fj = sp.factor(model.rhs[j].subs(sub))
             H = _separable_integral(fi, fj, xs[i], xs[j])

@@ -68,19 +68,27 @@ def time_series(ax, traj: Trajectory, names: Sequence[str] | None = None, **kw: 
 
 
 def payoff_series(ax, traj: Trajectory, labels: Sequence[str] | None = None,
-                  reference: Sequence[float] | None = None, **kw: Any):
-    """Cumulative payoffs per player (Billingham (24)-(26) for ODEs); optional dashed
-    ``reference`` lines of slope E_p (an equilibrium's expectations)."""
+                  reference: Sequence[float] | None = None, mean: bool = False, **kw: Any):
+    """Payoffs per player against time: cumulative (Billingham (24)-(26) for ODEs) or, with
+    ``mean``, the running mean payoff/(t - t0).  Optional dashed ``reference`` expectations
+    (e.g. an equilibrium's): lines of slope E_p, or levels E_p when ``mean``."""
     if traj.payoffs is None:
         raise ValueError("trajectory has no payoffs")
+    t = traj.times - traj.times[0]
+    cumulative = traj.meta.get("payoffs", "cumulative") == "cumulative"
     for p in range(traj.payoffs.shape[1]):
-        lab = labels[p] if labels else f"E{p + 1}(t)"
-        (line,) = ax.plot(traj.times, traj.payoffs[:, p], label=lab, **kw)
+        lab = labels[p] if labels else f"E{p + 1}"
+        y = traj.payoffs[:, p]
+        if mean and cumulative:
+            with np.errstate(invalid="ignore", divide="ignore"):
+                y = np.where(t > 0, y / t, np.nan)
+        (line,) = ax.plot(traj.times, y, label=lab, **kw)
         if reference is not None:
-            ax.plot(traj.times, reference[p] * (traj.times - traj.times[0]), "--",
-                    color=line.get_color(), lw=0.8)
+            ref = np.full_like(t, reference[p]) if mean else reference[p] * t
+            ax.plot(traj.times, ref, "--", color=line.get_color(), lw=0.8)
     ax.set_xlabel("t")
-    ax.set_ylabel(f"{traj.meta.get('payoffs', 'cumulative')} expected payoff")
+    ax.set_ylabel("mean payoff E_p(t)/t" if mean else
+                  f"{traj.meta.get('payoffs', 'cumulative')} expected payoff")
     ax.legend(fontsize=8)
     return ax
 

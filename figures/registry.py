@@ -7,6 +7,12 @@ from types import ModuleType
 
 FIGURES: dict[str, str] = {
     "fp_convergence": "figures.fp_convergence",
+    "ode_cycles": "figures.ode_cycles",
+    "ode_manifold": "figures.ode_manifold",
+    "ode_fates": "figures.ode_fates",
+    "ode_expectations": "figures.ode_expectations",
+    "ode_portrait3d": "figures.ode_portrait3d",
+    "ode_basin": "figures.ode_basin",
 }
 
 
