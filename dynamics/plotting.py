@@ -116,8 +116,7 @@ def basin_image(ax, bm, axes: tuple[str, str], names: Sequence[str], cmap: str =
     img = np.array([lut.get(int(v), -1) for v in bm.labels], float).reshape(n, n)
     img[img < 0] = np.nan
     base = [matplotlib.colormaps[cmap](t) for t in np.linspace(0.1, 0.9, max(1, len(used)))]
-    cm = ListedColormap(base)
-    cm.set_bad("0.7")
+    cm = ListedColormap(base).with_extremes(bad="0.7")
     ext = (bm.points[:, i].min(), bm.points[:, i].max(), bm.points[:, j].min(),
            bm.points[:, j].max())
     ax.imshow(img, origin="lower", extent=ext, cmap=cm, vmin=-0.5, vmax=len(used) - 0.5,
