@@ -169,3 +169,13 @@ def test_cli_analyze_json_and_errors(capsys):
     assert main(args + ["--init", "0.3,0.2,0.1", "--t-end", "50", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["final"]) == {"b_J", "c_K", "d_Q"} and len(out["payoff_integrals"]) == 3
+
+
+@pytest.mark.parametrize("pot", [R(67, 10), R(9)])
+def test_cycles_around_S2_attract_only_above_Pstar(pot):
+    """Billingham footnote 2: the cycles around S2 (in d_Q = 0) are unstable for P < P*."""
+    m = ode_model(get_game("skp"), {"P": pot})
+    b2, c2 = float(2 / pot), float((pot - 5) / (pot + 1))
+    c = find_cycle(m, [b2 + 0.05, c2, 0.0], ("c_K", c2), n_returns=1, t_max=200.0)
+    transverse = c.multipliers[np.argmax(np.abs(c.multipliers - 1))]
+    assert (abs(transverse) < 1) == (pot > PSTAR)

@@ -135,3 +135,15 @@ def test_bad_input(skp, m9):
         ode_model(skp, {"P": 9}, g=lambda z: 1 + z * (1 - z))
     with pytest.warns(UserWarning, match="not non-decreasing"):
         ode_model(skp, {"P": 9}, f=lambda z: -z)
+
+
+def test_trajectory_shape_checks():
+    from dynamics import Trajectory
+    tr = Trajectory(np.arange(3.0), np.zeros((3, 2)), ("a", "b"), np.ones((3, 1)), {"k": 1})
+    assert tr.final == {"a": 0.0, "b": 0.0} and len(tr) == 3
+    with pytest.raises(ValueError, match="states must have shape"):
+        Trajectory(np.arange(3.0), np.zeros((3, 3)), ("a", "b"))
+    with pytest.raises(ValueError, match="payoffs must have shape"):
+        Trajectory(np.arange(3.0), np.zeros((3, 2)), ("a", "b"), np.zeros((2, 1)))
+    with pytest.raises(KeyError, match="unknown parameter"):
+        tr.column("z")

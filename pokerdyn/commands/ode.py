@@ -62,16 +62,22 @@ def run(args) -> int:
     out = {"game": model.game, "model": model.label(), "t_end": t_end,
            "initial": dict(zip(model.names, y0)), "final": tr.final,
            "payoff_integrals": integrals, "mean_payoffs": [v / t_end for v in integrals]}
+    lines = ["final: " + ", ".join(f"{k} = {v:.6g}" for k, v in tr.final.items())]
+    lines += [f"E{p + 1}: integral {v:.6g}, mean {m:.6g}"
+              for p, (v, m) in enumerate(zip(integrals, out["mean_payoffs"]))]
+    return _report(args, out, lines, lambda: _plot(model, tr, args.plot))
+
+
+def _report(args, out: dict, lines: list[str], plot) -> int:
+    """Write the plot (if asked), then JSON or the text lines."""
     if args.plot:
-        _plot(model, tr, args.plot)
+        plot()
         out["plot"] = args.plot
     if args.json:
         emit_json(out)
         return 0
     print(out["model"])
-    print("final: " + ", ".join(f"{k} = {v:.6g}" for k, v in tr.final.items()))
-    for p, (v, m) in enumerate(zip(integrals, out["mean_payoffs"])):
-        print(f"E{p + 1}: integral {v:.6g}, mean {m:.6g}")
+    print("\n".join(lines))
     return 0
 
 
@@ -83,21 +89,14 @@ def _analyze(model, args) -> int:
     out = {"game": model.game, "model": model.label(),
            "equilibria": [e.to_json() for e in eqs],
            "first_integrals": [f.to_json() for f in fis]}
-    if args.plot:
-        _plot_portrait(model, eqs, args.plot)
-        out["plot"] = args.plot
-    if args.json:
-        emit_json(out)
-        return 0
-    print(out["model"])
+    lines = []
     for e in eqs:
         pt = ", ".join(f"{k} = {v}" for k, v in e.exact.items())
         ev = ", ".join(f"{z.real:.4g}{z.imag:+.4g}i" for z in e.eigenvalues)
-        print(f"({pt}): {e.type}; eigenvalues {ev}")
-    for f in fis:
-        print(f"first integral on {f.plane}: H({', '.join(f.variables)}) = {f.H}"
-              + ("  [closed orbits]" if f.hessian_definite else ""))
-    return 0
+        lines.append(f"({pt}): {e.type}; eigenvalues {ev}")
+    lines += [f"first integral on {f.plane}: H({', '.join(f.variables)}) = {f.H}"
+              + ("  [closed orbits]" if f.hessian_definite else "") for f in fis]
+    return _report(args, out, lines, lambda: _plot_portrait(model, eqs, args.plot))
 
 
 def _plot(model, tr, path) -> None:
@@ -118,14 +117,19 @@ def _plot_portrait(model, eqs, path) -> None:
     from pathlib import Path
 
     from dynamics import simulate_batch
-    from dynamics.plotting import mark_points, phase_3d
+    from dynamics.plotting import mark_points, phase_3d, phase_plane
     from figures.base import new_figure, save
 
     rng = np.random.default_rng(0)
     trs = simulate_batch(model, rng.uniform(0.05, 0.95, (8, model.n)), 300.0)
-    fig, ax = new_figure(subplot_kw={"projection": "3d"})
     names = model.names[:3]
-    phase_3d(ax, trs, names, lw=0.7)
+    if len(names) == 3:
+        fig, ax = new_figure(subplot_kw={"projection": "3d"})
+        phase_3d(ax, trs, names, lw=0.7)
+    else:
+        fig, ax = new_figure()
+        for tr in trs:
+            phase_plane(ax, tr, *names[:2], lw=0.7)
     mark_points(ax, [e.point for e in eqs], names)
     ax.set_title(model.label(), fontsize=9)
     p = Path(path)
