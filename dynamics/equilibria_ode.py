@@ -76,7 +76,11 @@ def face_values(model: ODEModel) -> list[list[sp.Expr]]:
     """Per coordinate, the real zeros of g_i in [0, 1]: the invariant planes x_i = v."""
     out = []
     for x, g in zip(model.symbols, model.g):
-        roots = [r for r in sp.solve(sp.Eq(g, 0), x) if r.is_real and 0 <= r <= 1]
+        try:
+            cand = sp.solve(sp.Eq(g, 0), x)
+        except NotImplementedError:       # transcendental g: keep the cube's own faces
+            cand = [v for v in (sp.Integer(0), sp.Integer(1)) if g.subs(x, v) == 0]
+        roots = [r for r in cand if r.is_real and 0 <= r <= 1]
         out.append(sorted(set(roots), key=float))
     return out
 

@@ -190,8 +190,7 @@ def ode_model(game: Game, values: Mapping[str, Any] | None = None, k: Any = 1, g
     return ODEModel(
         game=game.name, names=game.named_names,
         owners=tuple(game.owner(n) for n in game.named_names), symbols=xs, rhs=rhs,
-        jacobian=J, payoffs=info["payoffs"], values={k_: exact[s] for s, k_ in
-                                                     ((s, s.name) for s in exact)},
+        jacobian=J, payoffs=info["payoffs"], values={s.name: v for s, v in exact.items()},
         k=info["k"], scale=info["scale"], g=info["g"],
         meta={"normalisation": normalisation if isinstance(normalisation, str) else "custom"},
         _f=compile_exprs(xs, list(rhs)), _jac=compile_exprs(xs, list(J), (len(xs), len(xs))),

@@ -179,3 +179,14 @@ def test_cycles_around_S2_attract_only_above_Pstar(pot):
     c = find_cycle(m, [b2 + 0.05, c2, 0.0], ("c_K", c2), n_returns=1, t_max=200.0)
     transverse = c.multipliers[np.argmax(np.abs(c.multipliers - 1))]
     assert (abs(transverse) < 1) == (pot > PSTAR)
+
+
+def test_general_system_18_to_20_same_structure():
+    """Billingham: the local picture also holds for the general system (18)-(20); here
+    g = sin(pi x), f = arctan."""
+    m = ode_model(get_game("skp"), {"P": 9}, g=lambda z: sp.sin(sp.pi * z), f=sp.atan)
+    eqs = {tuple(e.exact.values()): e for e in find_equilibria(m)}
+    assert {S1, S2, S3} <= set(eqs)
+    assert "centre (oscillatory, in c_K=0)" in eqs[S1].type
+    assert "centre (oscillatory, in d_Q=0)" in eqs[S2].type
+    assert (eqs[S3].stable_dim, eqs[S3].unstable_dim) == (2, 1)
