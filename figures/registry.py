@@ -10,6 +10,12 @@ FIGURES: dict[str, str] = {
     "river_value_bet_size": "figures.river_value_bet_size",
     "river_strategy_tree": "figures.river_strategy_tree",
     "convergence_compare": "figures.convergence_compare",
+    "ode_cycles": "figures.ode_cycles",
+    "ode_manifold": "figures.ode_manifold",
+    "ode_fates": "figures.ode_fates",
+    "ode_expectations": "figures.ode_expectations",
+    "ode_portrait3d": "figures.ode_portrait3d",
+    "ode_basin": "figures.ode_basin",
 }
 
 

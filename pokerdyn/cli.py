@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "solve": "solve a game numerically (fictitious play, ...)",
     "compare": "NashConv against iterations and time of several solvers on one game",
     "sweep": "run a parameter sweep from a TOML file (local processes or dask)",
+    "ode": "ODE dynamics of adaptive players: trajectories, equilibria, first integrals",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 
