@@ -12,7 +12,8 @@ from scipy.integrate import trapezoid
 
 from games import get_game
 from dynamics import (basin_map, find_cycle, find_equilibria, find_first_integrals,
-                      manifold_paths, ode_model, ode_rhs, simulate)
+                      manifold_paths, ode_model, ode_rhs)
+from dynamics import simulate_ode as simulate
 from dynamics.equilibria_ode import classify
 
 R = sp.Rational
