@@ -5,18 +5,24 @@ window (:mod:`dynamics.observation`):
 
 * **Ratio estimators** ``x = (sum_i w_i N_i) / (sum_i v_i N_i)`` over counts ``N_ij`` of
   (betting sequence i, deal j) cells, as printed in Billingham (44)-(47).  Each is checked
-  symbolically against the observation model: it is *unbiased* in the paper's sense
-  (L -> infinity, ratio of expectations) iff ``E[num] - x E[den]`` vanishes identically.
-  Where a printed formula fails this, :func:`unbiased` keeps its numerator and moves its
-  denominator weights the least (minimum-norm exact correction) so that it holds.
+  symbolically against the observation model (:func:`bias`): it is unbiased in the paper's
+  sense (L -> infinity, ratio of expectations) iff ``E[num] - x E[den]`` vanishes
+  identically.  Findings (``tests/test_estimators.py``):
 
-  Result of the check (test ``tests/test_estimators.py``): (44), (45) and (47) are unbiased
-  as printed (including the 5/6 factor of (44) and the 3/2 factor of (47)); **(46) is
-  biased**: its expected ratio is ``4c(1+b)/(4+2b+bc)``.  Player 2 cannot tell D7 from D8
-  under bfc (he holds A and Player 1 folded K or Q), and that class must carry weight 2,
-  like ``N22 + N24``: the unbiased form is
-  ``2(N33+N34+N39+N57) / (N33+N34+N39+N57 + 2(N22+N24) + 2(N47+N48))``.
-  ``estimator="paper"`` keeps the printed weights; ``"unbiased"`` (default) the corrected.
+  - (44), (45), (47) pass; **(46) fails**: its expected ratio is ``4c(1+b)/(4+2b+bc)``
+    (Player 2 cannot tell D7 from D8 under bfc and that class needs weight 2, like
+    ``N22 + N24``; :func:`corrected` derives this minimal fix from Table 2).
+  - The factors 5/6 in (44), 3/2 in (47) and the mixed weights 2 and 1 of (45) make the
+    estimators biased at finite L (measurably at L = 96: (44) by about -1e-3, corrected (46)
+    by +5e-3).  A ratio ``a N_s / (N_s + N_f)`` whose denominator cells all have weight 1
+    and whose numerator is a subset of them *is* unbiased for every L: given the count n of
+    the denominator cells in the window, ``N_s ~ Binomial(n, x / a)`` (hands are i.i.d.).
+
+  ``estimator="unbiased"`` (default) therefore uses binomial forms derived from Table 2
+  (:func:`is_binomial` checks the structure, :func:`bias` the expectation): (44) without the
+  D9 checks and the 5/6 factor, (45) and (47) from the hands where Player 3 holds A, and
+  ``2(N34 + N57) / (N34 + N57 + N22 + N24 + N47 + N48)`` for Player 2's c_K.
+  ``estimator="paper"`` keeps the printed formulas.
 
 * **Maximum likelihood** (``"ml"``), generic for any deal-first game: the window's
   log-likelihood ``sum_c n_c log q_c(theta)`` of the opponents' parameters, where ``q_c`` is
@@ -95,7 +101,29 @@ def _billingham() -> tuple[RatioEstimator, ...]:
     )
 
 
-PAPER_ESTIMATORS = {"skp": _billingham}  # game name -> printed ratio estimators
+def _billingham_unbiased() -> tuple[RatioEstimator, ...]:
+    """Binomial (every-L unbiased) forms of (44)-(47), from Table 2."""
+    one = dict.fromkeys
+    bs = [(3, 5), (3, 6), (4, 7), (5, 7), (4, 8), (4, 10)]
+    b_den = {**one(bs, 1), **one([(1, j) for j in (5, 6, 7, 8, 10)], 1)}
+    d_den = one([(4, 1), (4, 3), (2, 1), (2, 2), (2, 3), (2, 4)], 1)
+    c2_den = one([(3, 4), (5, 7), (2, 2), (2, 4), (4, 7), (4, 8)], 1)
+    c3_den = one([(3, 3), (3, 4), (2, 1), (2, 2), (2, 3), (2, 4), (4, 1), (4, 3)], 1)
+    src = "Billingham Table 2, binomial form of "
+    return (
+        RatioEstimator("b_J@P1", 0, "b_J", _cells(one(bs, 1)), _cells(b_den), src + "(44)"),
+        RatioEstimator("b_J@P2", 1, "b_J", _cells(one(bs, 1)), _cells(b_den), src + "(44)"),
+        RatioEstimator("c_K@P2", 1, "c_K", _cells(one([(3, 4), (5, 7)], 2)), _cells(c2_den),
+                       src + "(46)"),
+        RatioEstimator("c_K@P3", 2, "c_K", _cells(one([(3, 3), (3, 4)], 2)), _cells(c3_den),
+                       src + "(47)"),
+        RatioEstimator("d_Q@P3", 2, "d_Q", _cells(one([(4, 1), (4, 3)], 2)), _cells(d_den),
+                       src + "(45)"),
+    )
+
+
+# game name -> (printed ratio estimators, every-L unbiased ratio estimators)
+PAPER_ESTIMATORS = {"skp": (_billingham, _billingham_unbiased)}
 
 
 # -- symbolic checks ----------------------------------------------------------------------
@@ -116,7 +144,16 @@ def bias(est: RatioEstimator, game: Game) -> sp.Expr:
     return sp.factor(sp.cancel(expectation(model, est.num) / expectation(model, est.den) - x))
 
 
-def unbiased(est: RatioEstimator, game: Game) -> RatioEstimator:
+def is_binomial(est: RatioEstimator) -> bool:
+    """Denominator weights all equal and numerator = a constant times a subset of the
+    denominator cells: with :func:`bias` == 0 the estimator is unbiased for every L."""
+    den = dict(est.den)
+    num = dict(est.num)
+    return (len(set(den.values())) == 1 and len(set(num.values())) == 1
+            and set(num) <= set(den))
+
+
+def corrected(est: RatioEstimator, game: Game) -> RatioEstimator:
     """``est`` itself if unbiased, else the same numerator with the denominator weights
     changed minimally (least squares, exact) so that ``E[num] == target * E[den]``.
 
@@ -154,16 +191,19 @@ def unbiased(est: RatioEstimator, game: Game) -> RatioEstimator:
 
 @lru_cache(maxsize=None)
 def ratio_estimators(game: Game, kind: str = "unbiased") -> tuple[RatioEstimator, ...]:
-    """The printed (``"paper"``) or corrected (``"unbiased"``) ratio estimators of ``game``."""
-    factory = PAPER_ESTIMATORS.get(game.name)
-    if factory is None:
+    """The printed (``"paper"``) or every-L unbiased (``"unbiased"``) ratio estimators."""
+    factories = PAPER_ESTIMATORS.get(game.name)
+    if factories is None:
         raise GameError(f"no ratio estimators are known for game {game.name!r} (available "
                         f"for: {', '.join(PAPER_ESTIMATORS)}); use estimator='ml'")
-    printed = factory()
     if kind == "paper":
-        return printed
+        return factories[0]()
     if kind == "unbiased":
-        return tuple(unbiased(e, game) for e in printed)
+        out = factories[1]()
+        for e in out:
+            if bias(e, game) != 0 or not is_binomial(e):
+                raise GameError(f"estimator {e.name} ({e.source}) is not unbiased")
+        return out
     raise GameError(f"unknown ratio estimator kind {kind!r}; allowed: paper, unbiased")
 
 
@@ -230,4 +270,5 @@ def likelihood_table(game: Game, observer: int, values: Mapping[str, float]) -> 
 
 
 __all__ = ["ESTIMATORS", "LikelihoodTable", "PAPER_ESTIMATORS", "RatioEstimator", "bias",
-           "expectation", "likelihood_table", "ratio_estimators", "ratio_weights", "unbiased"]
+           "corrected", "expectation", "is_binomial", "likelihood_table", "ratio_estimators",
+           "ratio_weights"]

@@ -14,6 +14,8 @@ COMMANDS: dict[str, str] = {
     "payoffs": "expected payoffs as polynomials in the named parameters",
     "solve": "solve a game numerically (fictitious play, ...)",
     "reproduce": "regenerate the figures of the reference papers and a report",
+    "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
+    "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
 }
 
 
