@@ -11,11 +11,15 @@ Per round, with no allocation and no data-dependent branches on the hot path:
   player p the hand leaving the window is the one L_p rounds back (a sentinel terminal with
   zero weights before the window fills).
 * ratio estimators: running integer num/den sums of per-terminal weights (exact), estimate
-  = num/den when den > 0, else the previous value.  ML: running class counts and a few
+  = num * (1/den) (a reciprocal table: no division) when den > 0, else the previous value.
+  Estimators with the same weights and window (SKP: Players 1 and 2 both use (44)) are
+  computed once.  All estimates live in one flat vector ``V`` (ratio: one slot per distinct
+  estimator, then a constant 1.0; ML: one row of m + 1 per player, column m = 1.0).  ML: running class counts and a few
   warm-started coordinate Newton steps on the concave per-coordinate log-likelihood.
-* update: ``x_j += k_owner * g_j(estimates of the owner)``, clipped to [0, 1], where g_j is a
-  multilinear polynomial given by its non-zero terms (derived symbolically): term q of g_j
-  is ``t_coef[q] * prod_c est[owner, t_vars[q, c]]`` (column m of ``est`` holds 1.0).
+* update: ``x_j += k_owner * g_j(estimates of the owner)``, clipped to [0, 1], where g_j is
+  the multilinear polynomial (derived symbolically) ``c0 + c1 u + c2 w + c3 u w`` in the
+  owner's estimates u, w of at most two other parameters (``g_src``: their slots in ``V``,
+  the constant-1.0 slot when unused).
 """
 from __future__ import annotations
 
@@ -64,9 +68,9 @@ def _newton_ml(counts, coef, opp, est_row, sweeps):
 
 
 @njit(cache=True)
-def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, t_start, t_coef, t_vars,
-         e_obs, e_par, wn, wd, use_ml, cls, coef, opp, ml_sweeps,
-         est, tr_obs, tr_par, sample_at, s_x, s_est, s_hist, hist,
+def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
+         u_obs, w, inv, use_ml, cls, coef, opp, ml_sweeps,
+         V, tr_idx, sample_at, s_x, s_est, s_hist, hist,
          stats_from, batch_len, bsum, ssum, ssq):
     """Play ``rounds`` hands; fills hist, samples and statistics in place (see module doc)."""
     s0, s1, s2, s3 = seed4[0], seed4[1], seed4[2], seed4[3]
@@ -81,12 +85,15 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, t_start, t_coef, 
     while size <= lmax:
         size *= 2
     mask = size - 1
-    nt = hist.shape[0]
+    nt = hist.shape[0]  # terminal nt: the empty-window sentinel (zero weights)
     ring = np.full(size, nt, dtype=np.int64)
     t_old = np.empty(n_players, dtype=np.int64)
-    n_e = e_obs.shape[0]
-    num = np.zeros(n_e, dtype=np.int64)
-    den = np.zeros(n_e, dtype=np.int64)
+    n_u = u_obs.shape[0]
+    num = np.zeros(n_u, dtype=np.int64)
+    den = np.zeros(n_u, dtype=np.int64)
+    row = m + 1  # ML: player p's estimates are V[p * row: (p + 1) * row]
+    wf = w.ravel()  # (terminal, estimator, num/den) flattened: one index per load
+    wstride = 2 * n_u
     counts = np.zeros((n_players, coef.shape[1]), dtype=np.int64)
     # P(action 0) * 2^32 per parameter (int64: slices are < 2^32); row m: forced action 0
     thr = np.empty(m + 1, dtype=np.int64)
@@ -97,7 +104,7 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, t_start, t_coef, 
     for p in range(n_players):
         if k[p] > 0.0:
             any_k = True
-    n_tr = tr_obs.shape[0]
+    n_tr = tr_idx.shape[0]
     sample = 0
     next_sample = sample_at[0] if sample_at.shape[0] > 0 else -1
     b = 0
@@ -132,34 +139,37 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, t_start, t_coef, 
         for p in range(n_players):
             t_old[p] = ring[(i - L[p]) & mask]
         ring[i & mask] = term
-        for e in range(n_e):
-            to = t_old[e_obs[e]]
-            num[e] += wn[term, e] - wn[to, e]
-            den[e] += wd[term, e] - wd[to, e]
-            if den[e] > 0:
-                est[e_obs[e], e_par[e]] = num[e] / den[e]
+        bt = term * wstride
+        for u in range(n_u):
+            bo = t_old[u_obs[u]] * wstride + 2 * u
+            nn = num[u] + wf[bt + 2 * u] - wf[bo]
+            dd = den[u] + wf[bt + 2 * u + 1] - wf[bo + 1]
+            num[u] = nn
+            den[u] = dd
+            # branch-free "keep the previous estimate when den == 0" (then num == 0 too:
+            # numerator cells are denominator cells, and inv[0] == 0)
+            V[u] = nn * inv[dd] + np.float64(dd == 0) * V[u]
         if use_ml:
             for p in range(n_players):
                 counts[p, cls[p, term]] += 1
                 counts[p, cls[p, t_old[p]]] -= 1
-                _newton_ml(counts[p], coef[p], opp[p], est[p], ml_sweeps)
+                _newton_ml(counts[p], coef[p], opp[p], V[p * row:(p + 1) * row], ml_sweeps)
         # -- frequency updates (27)-(29): gradient at the owner's estimates
         if any_k:
             for j in range(m):
                 p = owner[j]
-                g = 0.0
-                for q in range(t_start[j], t_start[j + 1]):
-                    v = t_coef[q]
-                    for c in range(t_vars.shape[1]):
-                        v *= est[p, t_vars[q, c]]
-                    g += v
-                v = min(1.0, max(0.0, x[j] + k[p] * g))
+                z = V[g_src[j, 0]]
+                y = V[g_src[j, 1]]
+                g = g_coef[j, 0] + g_coef[j, 1] * z + (g_coef[j, 2] + g_coef[j, 3] * z) * y
+                v = x[j] + k[p] * g
+                v = 1.0 if v > 1.0 else v
+                v = 0.0 if v < 0.0 else v
                 x[j] = v
                 thr[j] = np.int64((v if pact[j] == 0 else 1.0 - v) * TWO32)
         # -- statistics and samples
         if i >= stats_from:
             for q in range(n_tr):
-                v = est[tr_obs[q], tr_par[q]]
+                v = V[tr_idx[q]]
                 ssum[q] += v
                 ssq[q] += v * v
                 bsum[q, b] += v
@@ -171,7 +181,7 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, t_start, t_coef, 
             for j in range(m):
                 s_x[sample, j] = x[j]
             for q in range(n_tr):
-                s_est[sample, q] = est[tr_obs[q], tr_par[q]]
+                s_est[sample, q] = V[tr_idx[q]]
             for q in range(nt):
                 s_hist[sample, q] = hist[q]
             sample += 1

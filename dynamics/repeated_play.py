@@ -123,55 +123,92 @@ def _seed_state(seed) -> np.ndarray:
     return st
 
 
-def _estimator_arrays(game, values, estimator: str, n_players: int):
-    """Kernel arrays of the chosen estimator family and the tracked (observer, param) pairs."""
+def _estimator_arrays(game, values, estimator: str, n_players: int, L: np.ndarray,
+                      x: np.ndarray):
+    """Kernel arrays of the chosen estimator family, the initial estimate vector V, and
+    ``slot[(observer, parameter index)]`` -> position of that estimate in V (tracked pairs
+    in insertion order)."""
     names = [p.name for p in game.named]
-    nt = len(observation_model(game).outcomes)
+    m = len(names)
+    model = observation_model(game)
+    nt = len(model.outcomes)
     if estimator == "ml":
         tabs = [likelihood_table(game, p, values) for p in range(n_players)]
-        mo = {len(t.params) for t in tabs}
-        if len(mo) != 1:
+        if len({len(t.params) for t in tabs}) != 1:
             raise GameError("estimator='ml' needs every player to face the same number of "
                             "opponents' parameters")
         ncls = max(t.coef.shape[0] for t in tabs)
         coef = np.zeros((n_players, ncls + 1, tabs[0].coef.shape[1]))
         cls = np.full((n_players, nt + 1), ncls, dtype=np.int64)
-        model = observation_model(game)
         for p, t in enumerate(tabs):
             coef[p, :t.coef.shape[0]] = t.coef
             cls[p, :nt] = model.class_of[p]
         opp = np.asarray([t.params for t in tabs], dtype=np.int64)
-        pairs = [(p, j) for p in range(n_players) for j in opp[p]]
-        empty = np.zeros((nt + 1, 0), dtype=np.int64)
+        V = np.tile(np.append(x, 1.0), n_players)
+        slot = {(p, int(j)): p * (m + 1) + int(j) for p in range(n_players) for j in opp[p]}
+        const = {p: p * (m + 1) + m for p in range(n_players)}
         e = np.zeros(0, dtype=np.int64)
-        return (e, e, empty, empty, True, cls, coef, opp), pairs
+        return (e, np.zeros((nt + 1, 0, 2), dtype=np.int64), np.zeros(1), True, cls, coef,
+                opp), V, slot, const
     if estimator not in ESTIMATORS:
         raise GameError(f"unknown estimator {estimator!r}; allowed: {', '.join(ESTIMATORS)}")
     ests = ratio_estimators(game, estimator)
-    wn = np.zeros((nt + 1, len(ests)), dtype=np.int64)  # row nt: the empty-window sentinel
-    wd = np.zeros_like(wn)
-    for i, e in enumerate(ests):
-        wn[:nt, i], wd[:nt, i] = ratio_weights(e, game)
-    e_obs = np.asarray([e.observer for e in ests], dtype=np.int64)
-    e_par = np.asarray([names.index(e.target) for e in ests], dtype=np.int64)
+    keys, cols, u_obs, slot = {}, [], [], {}
+    for e in ests:  # one running sum per distinct (weights, window length)
+        wn, wd = ratio_weights(e, game)
+        key = (wn.tobytes(), wd.tobytes(), int(L[e.observer]))
+        if key not in keys:
+            keys[key] = len(cols)
+            cols.append((wn, wd, names.index(e.target)))
+            u_obs.append(e.observer)
+        slot[(e.observer, names.index(e.target))] = keys[key]
+    n_u = len(cols)
+    w = np.zeros((nt + 1, n_u, 2), dtype=np.int64)  # row nt: the empty-window sentinel
+    V = np.ones(n_u + 1)
+    for u, (wn, wd, j) in enumerate(cols):
+        w[:nt, u, 0], w[:nt, u, 1] = wn, wd
+        V[u] = x[j]
+    max_den = max(int(L[o]) * int(w[:, u, 1].max()) for u, o in enumerate(u_obs))
+    inv = np.zeros(max_den + 1)
+    inv[1:] = 1.0 / np.arange(1, max_den + 1)
     dummy = (np.zeros((n_players, nt + 1), dtype=np.int64), np.zeros((n_players, 1, 1)),
              np.zeros((n_players, 0), dtype=np.int64))
-    return (e_obs, e_par, wn, wd, False, *dummy), list(zip(e_obs.tolist(), e_par.tolist()))
+    return ((np.asarray(u_obs, dtype=np.int64), w, inv, False, *dummy), V, slot,
+            dict.fromkeys(range(n_players), n_u))
 
 
-def _gradient_terms(G: np.ndarray):
-    """Sparse form of the monomial table G[j, mask]: per parameter j the slice
-    ``t_start[j]:t_start[j+1]`` of (coefficient, variable indices padded with m)."""
+def _gradient_sources(g_var, owner, m, slot, const, names) -> np.ndarray:
+    """Positions in V of the estimates each parameter's gradient reads."""
+    src = np.empty_like(g_var)
+    for j in range(g_var.shape[0]):
+        for s_ in range(2):
+            v = int(g_var[j, s_])
+            if v == m:
+                src[j, s_] = const[int(owner[j])]
+            elif (int(owner[j]), v) in slot:
+                src[j, s_] = slot[(int(owner[j]), v)]
+            else:
+                raise GameError(f"player {owner[j] + 1} needs an estimate of {names[v]} to "
+                                f"update {names[j]}, and the estimator provides none")
+    return src
+
+
+def _gradient_terms(G: np.ndarray, names: Sequence[str]):
+    """The monomial table G[j, mask] as ``c0 + c1 u + c2 w + c3 u w`` per parameter j: the
+    indices of u, w (m = the constant-1 column when unused) and the four coefficients."""
     m = G.shape[0]
-    start, coefs, vars_ = [0], [], []
+    g_var = np.full((m, 2), m, dtype=np.int64)
+    g_coef = np.zeros((m, 4))
     for j in range(m):
+        used = sorted({i for mask in np.nonzero(G[j])[0] for i in range(m) if (mask >> i) & 1})
+        if len(used) > 2:
+            raise GameError(f"the gradient of {names[j]} depends on {len(used)} parameters; "
+                            f"the repeated-play kernel supports at most 2")
+        g_var[j, :len(used)] = used
         for mask in np.nonzero(G[j])[0]:
-            coefs.append(G[j, mask])
-            v = [i for i in range(m) if (mask >> i) & 1]
-            vars_.append(v + [m] * (m - len(v)))
-        start.append(len(coefs))
-    return (np.asarray(start, dtype=np.int64), np.asarray(coefs, dtype=np.float64),
-            np.asarray(vars_, dtype=np.int64).reshape(len(coefs), m))
+            slot = sum(1 << used.index(i) for i in range(m) if (mask >> i) & 1)
+            g_coef[j, slot] += G[j, mask]
+    return g_var, g_coef
 
 
 _WARM = {"done": False}
@@ -191,10 +228,11 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
     x = _initial(game, pot, init)
     names = tuple(p.name for p in game.named)
     owner = np.asarray([game.owner(nm) for nm in names], dtype=np.int64)
-    t_start, t_coef, t_vars = _gradient_terms(gradient_table(game, values))
-    est_args, pairs = _estimator_arrays(game, values, estimator, n)
-    est = np.ones((n, len(x) + 1))
-    est[:, :-1] = x
+    g_var, g_coef = _gradient_terms(gradient_table(game, values), names)
+    est_args, V, slot, const = _estimator_arrays(game, values, estimator, n, LL, x)
+    g_src = _gradient_sources(g_var, owner, len(x), slot, const, names)
+    pairs = list(slot)
+    tr_idx = np.asarray([slot[pr] for pr in pairs], dtype=np.int64)
     n_points = max(1, min(int(n_points), rounds))
     stride = rounds // n_points
     sample_at = stride * np.arange(1, n_points + 1, dtype=np.int64)
@@ -203,22 +241,20 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
     s_est = np.zeros((n_points, len(pairs)))
     s_hist = np.zeros((n_points, nt), dtype=np.int64)
     hist = np.zeros(nt, dtype=np.int64)
-    tr_obs = np.asarray([p for p, _ in pairs], dtype=np.int64)
-    tr_par = np.asarray([j for _, j in pairs], dtype=np.int64)
     stats_from = rounds if stats_from < 0 else stats_from
     batch_len = max(1, (rounds - stats_from) // n_batches)
     bsum = np.zeros((len(pairs), n_batches))
     ssum = np.zeros(len(pairs))
     ssq = np.zeros(len(pairs))
     head = (tabs.slot_par, tabs.table, tabs.pact)
-    mid = (owner, kk, LL, t_start, t_coef, t_vars, *est_args, ml_sweeps)
+    mid = (owner, kk, LL, g_src, g_coef, *est_args, ml_sweeps)
     if not _WARM["done"]:  # load / compile the kernel outside the timed call
-        _play_kernel.play(1, _seed_state(0), *head, x.copy(), *mid, est.copy(), tr_obs, tr_par,
+        _play_kernel.play(1, _seed_state(0), *head, x.copy(), *mid, V.copy(), tr_idx,
                           sample_at[:0], s_x, s_est, s_hist, hist.copy(), 1, 1, bsum.copy(),
                           ssum.copy(), ssq.copy())
         _WARM["done"] = True
     t0 = time.perf_counter()
-    _play_kernel.play(rounds, _seed_state(seed), *head, x, *mid, est, tr_obs, tr_par,
+    _play_kernel.play(rounds, _seed_state(seed), *head, x, *mid, V, tr_idx,
                       sample_at, s_x, s_est, s_hist, hist, stats_from, batch_len, bsum, ssum,
                       ssq)
     seconds = time.perf_counter() - t0
