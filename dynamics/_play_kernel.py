@@ -4,13 +4,15 @@ Per round, with no allocation and no data-dependent branches on the hot path:
 
 * randomness: xoshiro256** (64-bit output, seeded from a numpy SeedSequence), split into
   32-bit slices: the deal by multiply-shift of one slice, then one action for every random
-  information set that can be reached in that deal (``slots``; SKP: at most 3), each
-  ``slice >= P(action 0) * 2^32``.  Two outputs per round for SKP.  The terminal is a table
+  information set that can be reached in that deal (``SLOTS`` = 3 slots, unused ones forced),
+  each ``slice >= P(action 0) * 2^32``.  Exactly two outputs per round.  The terminal is a table
   lookup ``table[deal, action bits]`` (no tree walk, no data-dependent branch).
 * observations: one ring buffer of terminal indices (size a power of two above max L_p); for
   player p the hand leaving the window is the one L_p rounds back (a sentinel terminal with
   zero weights before the window fills).
-* ratio estimators: running integer num/den sums of per-terminal weights (exact), estimate
+* ratio estimators: running integer num/den sums of per-terminal weights (exact; packed
+  as ``den << 32 | num`` in one int64 with packed weights, so one add and one subtract
+  update both: the halves never carry or borrow), estimate
   = num * (1/den) (a reciprocal table: no division) when den > 0, else the previous value.
   Estimators with the same weights and window (SKP: Players 1 and 2 both use (44)) are
   computed once.  All estimates live in one flat vector ``V`` (ratio: one slot per distinct
@@ -27,6 +29,8 @@ import numpy as np
 from numba import njit
 
 M32 = np.uint64(0xFFFFFFFF)
+LOW32 = np.int64(0xFFFFFFFF)
+SLOTS = 3  # random decisions per deal drawn by the kernel (table width 2^SLOTS)
 TWO32 = 4294967296.0
 
 
@@ -75,7 +79,6 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
     """Play ``rounds`` hands; fills hist, samples and statistics in place (see module doc)."""
     s0, s1, s2, s3 = seed4[0], seed4[1], seed4[2], seed4[3]
     nd = np.int64(table.shape[0])
-    n_slots = slot_par.shape[1]
     m = x.shape[0]
     n_players = L.shape[0]
     lmax = 1
@@ -89,66 +92,72 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
     ring = np.full(size, nt, dtype=np.int64)
     t_old = np.empty(n_players, dtype=np.int64)
     n_u = u_obs.shape[0]
-    num = np.zeros(n_u, dtype=np.int64)
-    den = np.zeros(n_u, dtype=np.int64)
+    acc = np.zeros(n_u, dtype=np.int64)
     row = m + 1  # ML: player p's estimates are V[p * row: (p + 1) * row]
-    wf = w.ravel()  # (terminal, estimator, num/den) flattened: one index per load
-    wstride = 2 * n_u
+    wf = w.ravel()  # (terminal, estimator) flattened: one index per load
     counts = np.zeros((n_players, coef.shape[1]), dtype=np.int64)
-    # P(action 0) * 2^32 per parameter (int64: slices are < 2^32); row m: forced action 0
-    thr = np.empty(m + 1, dtype=np.int64)
-    thr[m] = np.int64(4294967296)
-    for j in range(m):
-        thr[j] = np.int64((x[j] if pact[j] == 0 else 1.0 - x[j]) * TWO32)
+    # The state is kept as thresholds T_j = P(action 0) * 2^32 = (t_a + t_s x_j) * 2^32
+    # (slot m: a forced action, T = 2^32 > every slice), and (27)-(29) are applied to T with
+    # the coefficients pre-scaled by k_owner * t_s * 2^32: the same affine update and clip,
+    # with a shorter round-to-round dependency chain (x -> actions -> estimates -> x).
+    T = np.empty(m + 1)
+    T[m] = TWO32
+    t_a = np.empty(m)
+    t_s = np.empty(m)
+    gc = np.empty(4 * m)
     any_k = False
-    for p in range(n_players):
-        if k[p] > 0.0:
+    for j in range(m):
+        t_a[j] = 0.0 if pact[j] == 0 else 1.0
+        t_s[j] = 1.0 if pact[j] == 0 else -1.0
+        T[j] = (t_a[j] + t_s[j] * x[j]) * TWO32
+        for c in range(4):
+            gc[4 * j + c] = k[owner[j]] * t_s[j] * TWO32 * g_coef[j, c]
+        if k[owner[j]] > 0.0:
             any_k = True
+    gs = g_src.ravel()
     n_tr = tr_idx.shape[0]
     sample = 0
     next_sample = sample_at[0] if sample_at.shape[0] > 0 else -1
     b = 0
     in_batch = 0
-    spare = np.int64(0)
     for i in range(rounds):
-        # -- deal (top 32 bits, multiply-shift) and one action per random slot (32-bit slices)
-        code = 0
-        d = 0
-        for q in range(n_slots + 1):
-            if q & 1 == 0:
-                r = (((s1 * np.uint64(5)) << np.uint64(7)) |
-                     ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
-                t = s1 << np.uint64(17)
-                s2 ^= s0
-                s3 ^= s1
-                s1 ^= s2
-                s0 ^= s3
-                s2 ^= t
-                s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-                sl = np.int64(r >> np.uint64(32))
-                spare = np.int64(r & M32)
-            else:
-                sl = spare
-            if q == 0:
-                d = (sl * nd) >> 32
-            else:
-                code |= np.int64(sl >= thr[slot_par[d, q - 1]]) << (q - 1)
+        # -- two xoshiro256** outputs: deal (multiply-shift) + three 32-bit action slices
+        r1 = (((s1 * np.uint64(5)) << np.uint64(7)) |
+              ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+        r2 = (((s1 * np.uint64(5)) << np.uint64(7)) |
+              ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
+        t = s1 << np.uint64(17)
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+        d = (np.int64(r1 >> np.uint64(32)) * nd) >> 32
+        code = (np.int64(np.float64(np.int64(r1 & M32)) >= T[slot_par[d, 0]])
+                | (np.int64(np.float64(np.int64(r2 >> np.uint64(32))) >= T[slot_par[d, 1]]) << 1)
+                | (np.int64(np.float64(np.int64(r2 & M32)) >= T[slot_par[d, 2]]) << 2))
         term = table[d, code]
         hist[term] += 1
-        # -- sliding windows
+        # -- sliding windows: packed (den << 32 | num) running sums, one add per estimator
         for p in range(n_players):
             t_old[p] = ring[(i - L[p]) & mask]
         ring[i & mask] = term
-        bt = term * wstride
+        bt = term * n_u
         for u in range(n_u):
-            bo = t_old[u_obs[u]] * wstride + 2 * u
-            nn = num[u] + wf[bt + 2 * u] - wf[bo]
-            dd = den[u] + wf[bt + 2 * u + 1] - wf[bo + 1]
-            num[u] = nn
-            den[u] = dd
+            a_ = acc[u] + wf[bt + u] - wf[t_old[u_obs[u]] * n_u + u]
+            acc[u] = a_
+            dd = a_ >> 32
             # branch-free "keep the previous estimate when den == 0" (then num == 0 too:
             # numerator cells are denominator cells, and inv[0] == 0)
-            V[u] = nn * inv[dd] + np.float64(dd == 0) * V[u]
+            V[u] = (a_ & LOW32) * inv[dd] + np.float64(dd == 0) * V[u]
         if use_ml:
             for p in range(n_players):
                 counts[p, cls[p, term]] += 1
@@ -157,15 +166,11 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
         # -- frequency updates (27)-(29): gradient at the owner's estimates
         if any_k:
             for j in range(m):
-                p = owner[j]
-                z = V[g_src[j, 0]]
-                y = V[g_src[j, 1]]
-                g = g_coef[j, 0] + g_coef[j, 1] * z + (g_coef[j, 2] + g_coef[j, 3] * z) * y
-                v = x[j] + k[p] * g
-                v = 1.0 if v > 1.0 else v
-                v = 0.0 if v < 0.0 else v
-                x[j] = v
-                thr[j] = np.int64((v if pact[j] == 0 else 1.0 - v) * TWO32)
+                z = V[gs[2 * j]]
+                y = V[gs[2 * j + 1]]
+                v = T[j] + gc[4 * j] + gc[4 * j + 1] * z + (gc[4 * j + 2] + gc[4 * j + 3] * z) * y
+                v = TWO32 if v > TWO32 else v
+                T[j] = 0.0 if v < 0.0 else v
         # -- statistics and samples
         if i >= stats_from:
             for q in range(n_tr):
@@ -178,11 +183,14 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
                 b += 1
                 in_batch = 0
         if i + 1 == next_sample:
-            for j in range(m):
-                s_x[sample, j] = x[j]
+            for j in range(m):  # non-adapting players keep their exact x
+                s_x[sample, j] = t_s[j] * (T[j] / TWO32 - t_a[j]) if k[owner[j]] > 0.0 else x[j]
             for q in range(n_tr):
                 s_est[sample, q] = V[tr_idx[q]]
             for q in range(nt):
                 s_hist[sample, q] = hist[q]
             sample += 1
             next_sample = sample_at[sample] if sample < sample_at.shape[0] else -1
+    for j in range(m):
+        if k[owner[j]] > 0.0:
+            x[j] = t_s[j] * (T[j] / TWO32 - t_a[j])

@@ -160,7 +160,11 @@ def _tree_tables(game: Game, pot_key: tuple, deals: int) -> TreeTables:
                     seen.append(I)
                 stack.extend(int(c) for c in reversed(game.children(node)))
         slots.append(seen)
-    n_slots = max(1, max(len(s) for s in slots))
+    n_slots = 3  # the kernel's fixed slot count (dynamics._play_kernel.SLOTS)
+    if max(len(s) for s in slots) > n_slots:
+        raise GameError(f"game {game.name!r}: a deal reaches {max(len(s) for s in slots)} "
+                        f"random information sets; the repeated-play kernel draws at most "
+                        f"{n_slots} actions per hand")
     m = len(game.named)
     slot_par = np.full((len(roots), n_slots), m, dtype=np.int64)
     table = np.empty((len(roots), 2 ** n_slots), dtype=np.int64)

@@ -148,7 +148,7 @@ def _estimator_arrays(game, values, estimator: str, n_players: int, L: np.ndarra
         slot = {(p, int(j)): p * (m + 1) + int(j) for p in range(n_players) for j in opp[p]}
         const = {p: p * (m + 1) + m for p in range(n_players)}
         e = np.zeros(0, dtype=np.int64)
-        return (e, np.zeros((nt + 1, 0, 2), dtype=np.int64), np.zeros(1), True, cls, coef,
+        return (e, np.zeros((nt + 1, 0), dtype=np.int64), np.zeros(1), True, cls, coef,
                 opp), V, slot, const
     if estimator not in ESTIMATORS:
         raise GameError(f"unknown estimator {estimator!r}; allowed: {', '.join(ESTIMATORS)}")
@@ -163,12 +163,15 @@ def _estimator_arrays(game, values, estimator: str, n_players: int, L: np.ndarra
             u_obs.append(e.observer)
         slot[(e.observer, names.index(e.target))] = keys[key]
     n_u = len(cols)
-    w = np.zeros((nt + 1, n_u, 2), dtype=np.int64)  # row nt: the empty-window sentinel
+    w = np.zeros((nt + 1, n_u), dtype=np.int64)  # row nt: the empty-window sentinel
     V = np.ones(n_u + 1)
     for u, (wn, wd, j) in enumerate(cols):
-        w[:nt, u, 0], w[:nt, u, 1] = wn, wd
+        w[:nt, u] = (wd << 32) | wn  # packed: den in the high half, num in the low half
         V[u] = x[j]
-    max_den = max(int(L[o]) * int(w[:, u, 1].max()) for u, o in enumerate(u_obs))
+    max_den = max(int(L[o]) * int(cols[u][1].max()) for u, o in enumerate(u_obs))
+    if max(int(L[o]) * int(max(cols[u][0].max(), cols[u][1].max()))
+           for u, o in enumerate(u_obs)) >= 2 ** 31:
+        raise GameError("window too long for the packed running sums (L * weight >= 2^31)")
     inv = np.zeros(max_den + 1)
     inv[1:] = 1.0 / np.arange(1, max_den + 1)
     dummy = (np.zeros((n_players, nt + 1), dtype=np.int64), np.zeros((n_players, 1, 1)),
