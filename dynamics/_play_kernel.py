@@ -184,7 +184,7 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
                 in_batch = 0
         if i + 1 == next_sample:
             for j in range(m):  # non-adapting players keep their exact x
-                s_x[sample, j] = t_s[j] * (T[j] / TWO32 - t_a[j]) if k[owner[j]] > 0.0 else x[j]
+                s_x[sample, j] = t_a[j] + t_s[j] * (T[j] / TWO32) if k[owner[j]] > 0.0 else x[j]
             for q in range(n_tr):
                 s_est[sample, q] = V[tr_idx[q]]
             for q in range(nt):
@@ -193,4 +193,4 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
             next_sample = sample_at[sample] if sample < sample_at.shape[0] else -1
     for j in range(m):
         if k[owner[j]] > 0.0:
-            x[j] = t_s[j] * (T[j] / TWO32 - t_a[j])
+            x[j] = t_a[j] + t_s[j] * (T[j] / TWO32)

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
+from tqdm.auto import tqdm
 
 from games import GameError, get_game
 
@@ -327,7 +328,8 @@ def estimator_study(pot: float = 9.0, at: str | Sequence[float] = "S3",
                     L: Sequence[int] = (6, 12, 24, 48, 96, 192, 384),
                     rounds: int = 11_000_000, seed: int | np.random.SeedSequence = 0,
                     discard: int = 1_000_000, estimator: str = "unbiased", deals: int = 12,
-                    game: str = "skp", n_batches: int = 50) -> EstimatorStudy:
+                    game: str = "skp", n_batches: int = 50,
+                    progress: bool = False) -> EstimatorStudy:
     """Billingham Appendix D / Figs. 16-17: frequencies fixed at ``at`` (k = 0), each
     estimate's mean and standard deviation over the rounds after the first ``discard``.
     One run per L, seeds spawned from ``seed``.  ``stderr`` uses ``n_batches`` batch means
@@ -341,7 +343,8 @@ def estimator_study(pot: float = 9.0, at: str | Sequence[float] = "S3",
     seeds = (seed if isinstance(seed, np.random.SeedSequence)
              else np.random.SeedSequence(seed)).spawn(len(Ls))
     means, stds, ses, secs = [], [], [], 0.0
-    for Lv, ss in zip(Ls, seeds):
+    for Lv, ss in tqdm(list(zip(Ls, seeds)), desc="estimator study", unit="L",
+                       disable=not progress):
         out = _run(game, pot, 0.0, Lv, rounds, at_vals, ss, deals, 1, estimator,
                    stats_from=discard, n_batches=n_batches)
         names, x, secs_i, (ssum, ssq, bsum, nstat, blen) = out[3], out[4], out[10], out[11]

@@ -135,3 +135,47 @@ def test_cli_estimators_json():
     assert out.returncode == 0, out.stderr
     js = json.loads(out.stdout)
     assert js["L"] == [24, 48] and abs(js["estimators"]["c_K@P3"]["truth"] - 2 / 11) < 1e-12
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from games import compile_game  # noqa: E402
+from dynamics.play_tables import checkdown_payoffs  # noqa: E402
+from solvers.symbolic_payoffs import symbolic_payoffs  # noqa: E402
+
+_PROBS = None
+
+
+def _terminal_probs():
+    global _PROBS
+    if _PROBS is None:
+        om = observation_model(G)
+        _PROBS = [sp.lambdify((b, c, d), o.prob) for o in om.outcomes]
+    return _PROBS
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1))
+def test_exshowdown_expectation_matches_symbolic_payoffs(bv, cv, dv):
+    """Over all 24 deals the expected ex-showdown payoff equals E_p of the tree (checking
+    down is worth 0 on average: Billingham's convention); over the 12 simulated deals it is
+    exactly twice that (the other 12 are checked down, ex-showdown 0)."""
+    tabs24 = tree_tables(G, {"P": 9.0}, 24)
+    om = observation_model(G)
+    pr = np.array([f(bv, cv, dv) for f in _terminal_probs()], dtype=float) / 24
+    exact = [float(e.subs({b: bv, c: cv, d: dv})) for e in symbolic_payoffs(G, {"P": 9})]
+    np.testing.assert_allclose(pr @ tabs24.exshow, exact, atol=1e-12)
+    twelve = np.array([om.deal_labels[o.deal_index][2] in "AJ" for o in om.outcomes])
+    # the other 12 deals contribute 0, so the 12-deal mean (weights 1/12) is 2 x E_p
+    np.testing.assert_allclose((pr * twelve) @ tabs24.exshow, pr @ tabs24.exshow, atol=1e-12)
+
+
+def test_checkdown_payoffs_from_the_tree():
+    """Check-down: the best card takes the three stakes of P/3 (also where SKP forces a bet:
+    Player 3 with A), every deal sums to zero."""
+    cd = checkdown_payoffs(compile_game(G, P=9))
+    om = observation_model(G)
+    for i, deal in enumerate(om.deal_labels):
+        win = max(range(3), key=lambda q: "JQKA".index(deal[q]))
+        assert cd[i, win] == pytest.approx(6.0)
+        assert cd[i].sum() == pytest.approx(0.0)

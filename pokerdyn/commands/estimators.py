@@ -31,7 +31,7 @@ def run(args) -> int:
     discard = int(parse_float(args.discard, "discard", low=0))
     res = estimator_study(pot=values.get("P", 9.0), at=at, L=[int(v) for v in Ls], rounds=rounds,
                           seed=args.seed, discard=discard, estimator=args.estimator,
-                          deals=args.deals, game=game.name)
+                          deals=args.deals, game=game.name, progress=not args.json)
     if args.json:
         emit_json(res.to_json())
         return 0
@@ -40,6 +40,6 @@ def run(args) -> int:
     print("L".rjust(6) + "".join(f"{n:>22}" for n in res.names))
     print("truth".rjust(6) + "".join(f"{t:>22.4f}" for t in res.truth))
     for i, L in enumerate(res.L):
-        print(f"{L:>6}" + "".join(f"{m:>12.4f} ±{s:<9.4f}"
-                                  for m, s in zip(res.mean[i], res.std[i])))
+        print((f"{L:>6}" + "".join(f"{m:>12.4f} ±{s:<9.4f}"
+                                   for m, s in zip(res.mean[i], res.std[i]))).rstrip())
     return 0
