@@ -34,6 +34,21 @@ SLOTS = 3  # random decisions per deal drawn by the kernel (table width 2^SLOTS)
 TWO32 = 4294967296.0
 
 
+@njit(cache=True, inline="always")
+def _xoshiro(s0, s1, s2, s3):
+    """One xoshiro256** step: (output, new state)."""
+    r = (((s1 * np.uint64(5)) << np.uint64(7)) | ((s1 * np.uint64(5)) >> np.uint64(57))) \
+        * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+    return r, s0, s1, s2, s3
+
+
 @njit(cache=True)
 def _newton_ml(counts, coef, opp, est_row, sweeps):
     """Coordinate Newton ascent of sum_c n_c log q_c(theta) over theta in [0, 1]^mo."""
@@ -122,24 +137,8 @@ def play(rounds, seed4, slot_par, table, pact, x, owner, k, L, g_src, g_coef,
     in_batch = 0
     for i in range(rounds):
         # -- two xoshiro256** outputs: deal (multiply-shift) + three 32-bit action slices
-        r1 = (((s1 * np.uint64(5)) << np.uint64(7)) |
-              ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
-        t = s1 << np.uint64(17)
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-        r2 = (((s1 * np.uint64(5)) << np.uint64(7)) |
-              ((s1 * np.uint64(5)) >> np.uint64(57))) * np.uint64(9)
-        t = s1 << np.uint64(17)
-        s2 ^= s0
-        s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
+        r1, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
+        r2, s0, s1, s2, s3 = _xoshiro(s0, s1, s2, s3)
         d = (np.int64(r1 >> np.uint64(32)) * nd) >> 32
         code = (np.int64(np.float64(np.int64(r1 & M32)) >= T[slot_par[d, 0]])
                 | (np.int64(np.float64(np.int64(r2 >> np.uint64(32))) >= T[slot_par[d, 1]]) << 1)

@@ -4,19 +4,15 @@ rounds discarded."""
 from __future__ import annotations
 
 from .common import emit_json, game_and_values, parse_float, parse_list
+from .simulate import add_play_arguments
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
-    p.add_argument("--pot", default="9", help="pot size P (default 9)")
+    add_play_arguments(p)
     p.add_argument("--at", default="S3", help="S1, S2, S3 or explicit b,c,d (default S3)")
     p.add_argument("--L", default="6,12,24,48,96,192,384", help="window lengths")
     p.add_argument("--rounds", default="11000000", help="rounds per L (default 1.1e7)")
     p.add_argument("--discard", default="1000000", help="rounds discarded (default 1e6)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--deals", type=int, default=12, help="12 (paper) or 24")
-    p.add_argument("--estimator", default="unbiased", help="unbiased (default), paper or ml")
-    p.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args) -> int:

@@ -6,18 +6,23 @@ from __future__ import annotations
 from .common import emit_json, game_and_values, parse_float, parse_list
 
 
-def add_arguments(p) -> None:
+def add_play_arguments(p) -> None:
+    """Arguments shared with ``pokerdyn estimators``."""
     p.add_argument("game")
     p.add_argument("--pot", default="9", help="pot size P (default 9)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--deals", type=int, default=12, help="12 (paper: P3 holds A or J) or 24")
+    p.add_argument("--estimator", default="unbiased", help="unbiased (default), paper or ml")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_arguments(p) -> None:
+    add_play_arguments(p)
     p.add_argument("--k", default="0.001", help="adaptation rate(s): K or K1,K2,K3 (>= 0)")
     p.add_argument("--L", default="6", help="window length(s): L or L1,L2,L3 (>= 1)")
     p.add_argument("--rounds", default="10000000", help="hands to play (default 1e7)")
     p.add_argument("--init", default=None, help="initial frequencies b,c,d (default: near S3)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--deals", type=int, default=12, help="12 (paper: P3 holds A or J) or 24")
-    p.add_argument("--estimator", default="unbiased", help="unbiased (default), paper or ml")
     p.add_argument("--points", type=int, default=1000, help="samples of the time series")
-    p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--plot", default=None, help="write the frequency time series to FILE")
 
 
