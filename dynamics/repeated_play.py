@@ -223,8 +223,11 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
          ml_sweeps: int = 2):
     game = get_game(game_name)
     n = game.n_players
+    if isinstance(rounds, float) and rounds.is_integer():
+        rounds = int(rounds)
     if not isinstance(rounds, (int, np.integer)) or rounds < 1:
         raise GameError(f"rounds={rounds} is outside the allowed range [1, inf) (an integer)")
+    rounds = int(rounds)
     values = {"P": float(pot)} if "P" in game.param_names else {}
     tabs = tree_tables(game, values, deals)
     kk = _per_player(k, "k", n, float, 0.0)
@@ -340,8 +343,10 @@ def estimator_study(pot: float = 9.0, at: str | Sequence[float] = "S3",
     if not 0 <= discard < rounds:
         raise GameError(f"discard={discard} is outside the allowed range [0, rounds={rounds})")
     Ls = [int(v) for v in L]
-    seeds = (seed if isinstance(seed, np.random.SeedSequence)
-             else np.random.SeedSequence(seed)).spawn(len(Ls))
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    # the children spawn() would give, without mutating the caller's SeedSequence
+    seeds = [np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, i),
+                                    pool_size=root.pool_size) for i in range(len(Ls))]
     means, stds, ses, secs = [], [], [], 0.0
     for Lv, ss in tqdm(list(zip(Ls, seeds)), desc="estimator study", unit="L",
                        disable=not progress):

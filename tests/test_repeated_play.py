@@ -10,7 +10,7 @@ import sympy as sp
 
 from dynamics.observation import observation_model
 from dynamics.play_tables import payoff_gradients, tree_tables
-from dynamics.repeated_play import simulate
+from dynamics.repeated_play import estimator_study, simulate
 from dynamics.skp_points import skp_point
 from games import GameError, get_game, param_symbols
 
@@ -47,21 +47,23 @@ def test_exshowdown_12_deals_is_twice_eq16_exactly():
         assert sp.nsimplify(total) == 2 * eq16(P)[p]
 
 
-def test_mean_payoffs_at_S2_converge_to_twice_eq16():
+@pytest.mark.parametrize("deals,factor", [(12, 2), (24, 1)])
+def test_mean_payoffs_at_S2_converge_to_twice_eq16(deals, factor):
     """k = 0, frequencies at S2, P = 9: the simulated mean ex-showdown payoffs are within 3
-    standard errors (i.i.d. rounds) of twice Billingham (16)."""
+    standard errors (i.i.d. rounds) of twice Billingham (16) with the paper's 12 deals, and
+    of (16) itself with all 24."""
     s2 = skp_point("S2", 9.0)
     n = 2_000_000
     r = simulate(pot=9.0, k=0.0, L=6, rounds=n, init=[s2["b_J"], s2["c_K"], s2["d_Q"]], seed=4,
-                 n_points=1)
+                 n_points=1, deals=deals)
     tabs = tree_tables(G, {"P": 9.0}, 12)
-    expected = np.array([float(v) * 2 for v in eq16(sp.Integer(9))])
+    expected = np.array([float(v) * factor for v in eq16(sp.Integer(9))])
     # per-round variance of the ex-showdown payoff, from the exact terminal probabilities
     om = observation_model(G)
     sub = {b: s2["b_J"], c: s2["c_K"], d: s2["d_Q"]}
-    deals = {int(om.outcomes[t].deal_index) for t in tabs.table.ravel()}
-    pr = np.array([float(o.prob.subs(sub)) / 12 if o.deal_index in deals else 0.0
-                   for o in om.outcomes])
+    dealt = {int(om.outcomes[t].deal_index) for t in tabs.table.ravel()}
+    pr = np.array([float(o.prob.subs(sub)) / 12 if o.deal_index in dealt else 0.0
+                   for o in om.outcomes]) * factor / 2  # 24 deals: the rest have exshow 0
     var = pr @ tabs.exshow ** 2 - (pr @ tabs.exshow) ** 2
     se = np.sqrt(var / n)
     assert np.all(np.abs(np.asarray(r.mean_payoffs) - expected) < 3 * se), \
@@ -127,6 +129,18 @@ def test_cli_simulate_json_and_errors():
     assert list(js) == ["rounds", "seconds", "rounds_per_second", "mean_payoffs", "final"]
     bad = _cli("simulate", "skp", "--L", "0")
     assert bad.returncode == 2 and "L=0" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+def test_estimator_study_seed_sequence_not_consumed():
+    ss = np.random.SeedSequence(11)
+    a = estimator_study(L=(24,), rounds=20_000, discard=1_000, seed=ss)
+    b = estimator_study(L=(24,), rounds=20_000, discard=1_000, seed=ss)
+    assert np.array_equal(a.mean, b.mean) and ss.n_children_spawned == 0
+
+
+def test_cli_estimators_bad_point():
+    bad = _cli("estimators", "skp", "--pot", "6", "--at", "S3", "--rounds", "1000")
+    assert bad.returncode == 2 and "S3" in bad.stderr and "P*" in bad.stderr
 
 
 def test_cli_estimators_json():
