@@ -25,7 +25,7 @@ used by maximum-likelihood estimators).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 import sympy as sp
@@ -79,7 +79,7 @@ class ObservationModel:
         """The outcome of ``deal`` (player order) and ``actions``, or None if impossible."""
         return self._index.get((deal, actions))
 
-    @property
+    @cached_property
     def _index(self) -> dict[tuple[str, str], Outcome]:
         return {(o.deal, o.actions): o for o in self.outcomes}
 
