@@ -193,3 +193,16 @@ def test_checkdown_payoffs_from_the_tree():
         win = max(range(3), key=lambda q: "JQKA".index(deal[q]))
         assert cd[i, win] == pytest.approx(6.0)
         assert cd[i].sum() == pytest.approx(0.0)
+
+
+def test_zero_information_windows_keep_the_previous_estimate():
+    """L = 1, k = 0: Player 1's estimate of b_J is 1 after a seen J-bet, 0 after a J check
+    and otherwise unchanged (starting from the prior = the initial frequency); estimates
+    are not clipped (the binomial c_K estimators are 2 N_s / n, in [0, 2])."""
+    r = simulate(pot=9.0, k=0.0, L=1, rounds=400, n_points=400, init=(0.3, 0.4, 0.5), seed=3)
+    b1 = r.estimates[:, r.estimate_names.index("b_J@P1")]
+    assert set(np.unique(b1)) <= {0.0, 0.3, 1.0} and b1[0] in (0.0, 0.3, 1.0)
+    first = np.nonzero(b1 != 0.3)[0][0]
+    assert np.all(b1[:first] == 0.3) and len(np.unique(b1[first:])) == 2
+    c2 = r.estimates[:, r.estimate_names.index("c_K@P2")]
+    assert set(np.unique(c2)) <= {0.0, 0.4, 2.0}
