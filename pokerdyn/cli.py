@@ -16,6 +16,8 @@ COMMANDS: dict[str, str] = {
     "compare": "NashConv against iterations and time of several solvers on one game",
     "sweep": "run a parameter sweep from a TOML file (local processes or dask)",
     "ode": "ODE dynamics of adaptive players: trajectories, equilibria, first integrals",
+    "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
+    "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

@@ -1,0 +1,41 @@
+"""Mean and standard deviation of each estimator of the opponents' frequencies with the
+frequencies held fixed (Billingham Appendix D, Figs. 16-17): one run per L, the first 10^6
+rounds discarded."""
+from __future__ import annotations
+
+from .common import emit_json, game_and_values, parse_float, parse_list
+from .simulate import add_play_arguments
+
+
+def add_arguments(p) -> None:
+    add_play_arguments(p)
+    p.add_argument("--at", default="S3", help="S1, S2, S3 or explicit b,c,d (default S3)")
+    p.add_argument("--L", default="6,12,24,48,96,192,384", help="window lengths")
+    p.add_argument("--rounds", default="11000000", help="rounds per L (default 1.1e7)")
+    p.add_argument("--discard", default="1000000", help="rounds discarded (default 1e6)")
+
+
+def run(args) -> int:
+    from dynamics.repeated_play import estimator_study
+
+    game, values = game_and_values(args.game, args.pot)
+    at = args.at if "," not in args.at else parse_list(args.at, "frequency", low=0.0, high=1.0)
+    Ls = parse_list(args.L, "L", low=1.0)
+    if any(v != int(v) for v in Ls):
+        raise ValueError(f"L={args.L} must be integers >= 1")
+    rounds = int(parse_float(args.rounds, "rounds", low=1))
+    discard = int(parse_float(args.discard, "discard", low=0))
+    res = estimator_study(pot=values.get("P", 9.0), at=at, L=[int(v) for v in Ls], rounds=rounds,
+                          seed=args.seed, discard=discard, estimator=args.estimator,
+                          deals=args.deals, game=game.name, progress=not args.json)
+    if args.json:
+        emit_json(res.to_json())
+        return 0
+    print(f"{game.name}  P={values.get('P')}  at {res.at}  estimator={res.estimator}  "
+          f"rounds={res.rounds} (first {res.discard} discarded)  {res.seconds:.2f}s")
+    print("L".rjust(6) + "".join(f"{n:>22}" for n in res.names))
+    print("truth".rjust(6) + "".join(f"{t:>22.4f}" for t in res.truth))
+    for i, L in enumerate(res.L):
+        print((f"{L:>6}" + "".join(f"{m:>12.4f} ±{s:<9.4f}"
+                                   for m, s in zip(res.mean[i], res.std[i]))).rstrip())
+    return 0

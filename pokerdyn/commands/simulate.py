@@ -1,0 +1,78 @@
+"""Repeated play of a game by adaptive players with sliding-window estimators (Billingham
+section 4.2): frequencies move by k times the payoff gradient at each player's estimates.
+Mean payoffs are ex-showdown per round (with --deals 12: twice the 24-deal expectation)."""
+from __future__ import annotations
+
+from .common import emit_json, game_and_values, parse_float, parse_list
+
+
+def add_play_arguments(p) -> None:
+    """Arguments shared with ``pokerdyn estimators``."""
+    p.add_argument("game")
+    p.add_argument("--pot", default="9", help="pot size P (default 9)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--deals", type=int, default=12, help="12 (paper: P3 holds A or J) or 24")
+    p.add_argument("--estimator", default="unbiased", help="unbiased (default), paper or ml")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def add_arguments(p) -> None:
+    add_play_arguments(p)
+    p.add_argument("--k", default="0.001", help="adaptation rate(s): K or K1,K2,K3 (>= 0)")
+    p.add_argument("--L", default="6", help="window length(s): L or L1,L2,L3 (>= 1)")
+    p.add_argument("--rounds", default="10000000", help="hands to play (default 1e7)")
+    p.add_argument("--init", default=None, help="initial frequencies b,c,d (default: near S3)")
+    p.add_argument("--points", type=int, default=1000, help="samples of the time series")
+    p.add_argument("--plot", default=None, help="write the frequency time series to FILE")
+
+
+def parse_rates(args) -> tuple[list[float], list[int]]:
+    """--k and --L: one value or one per player, checked (GameError names the bad value)."""
+    ks = parse_list(args.k, "k", low=0.0)
+    Ls = parse_list(args.L, "L", low=1.0)
+    for v in Ls:
+        if v != int(v):
+            raise ValueError(f"L={v:g} is not an integer (allowed: integers >= 1)")
+    return ks, [int(v) for v in Ls]
+
+
+def run(args) -> int:
+    from dynamics.repeated_play import simulate
+
+    game, values = game_and_values(args.game, args.pot)
+    ks, Ls = parse_rates(args)
+    rounds = int(parse_float(args.rounds, "rounds", low=1))
+    init = None if args.init is None else parse_list(args.init, "initial frequency", low=0.0,
+                                                     high=1.0)
+    res = simulate(game.name, pot=values.get("P", 0.0), k=ks[0] if len(ks) == 1 else ks,
+                   L=Ls[0] if len(Ls) == 1 else Ls, rounds=rounds, init=init, seed=args.seed,
+                   deals=args.deals, n_points=args.points, estimator=args.estimator)
+    if args.plot:
+        _plot(res, args.plot)
+    if args.json:
+        emit_json(res.to_json())
+        return 0
+    print(f"{game.name}  P={values.get('P')}  k={res.options['k']}  L={res.options['L']}  "
+          f"rounds={res.rounds}  {res.seconds:.3f}s  ({res.rounds_per_second:.3g} rounds/s)")
+    print("mean ex-showdown payoff per round: " +
+          "  ".join(f"P{i + 1}={v:+.5f}" for i, v in enumerate(res.mean_payoffs)))
+    print("final: " + "  ".join(f"{n}={v:.4f}" for n, v in res.final.items()))
+    return 0
+
+
+def _plot(res, path: str) -> None:
+    from pathlib import Path
+
+    from figures.base import new_figure, save
+
+    fig, ax = new_figure()
+    for j, name in enumerate(res.names):
+        ax.plot(res.times, res.frequencies[:, j], lw=0.8, label=name)
+    ax.set_xlabel("round")
+    ax.set_ylabel("frequency")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{res.options['game']}  P={res.options['pot']:g}  k={res.options['k']}  "
+                 f"L={res.options['L']}")
+    ax.legend()
+    p = Path(path)
+    save(fig, p.parent if str(p.parent) else Path("."), p.name)
