@@ -12,7 +12,7 @@ Per round (one chunk of pre-drawn uniforms ``u[i]``: deal, one per random slot, 
 2. every seated row adds the terminal to its ring buffer of the last ``L`` of *its own*
    hands and updates its running estimator sums (``kind[r] >= 0``: ratio estimators of the
    seat's observer with weight table ``kind[r]``; ``-1``: class counts + Newton steps for
-   maximum likelihood); zero-information windows keep the previous estimate;
+   maximum likelihood; ``-2``: fixed rows, no estimates); zero-information windows keep the previous estimate;
 3. the row's rule moves its own frequencies: ``FIXED`` never, ``GRADIENT`` by
    ``k * g_j(estimates)`` (Billingham (27)-(29)), ``FICTITIOUS`` towards the best response to
    its estimates (``g_j > 0 -> 1``, ``< 0 -> 0``) with step ``max(1 / (n + 1), k)``;
@@ -83,11 +83,11 @@ def play_chunk(i0, u, seating, row_of, slot_par, table, pact, owner, exshow, chi
                 old = ring[r, (n_obs[r] - L[r]) & mask]
             ring[r, n_obs[r] & mask] = term
             n_obs[r] += 1
-            if kind[r] < 0:  # maximum likelihood
+            if kind[r] == -1:  # maximum likelihood
                 counts[r, cls[s, term]] += 1
                 counts[r, cls[s, old]] -= 1
                 _newton_ml(counts[r], coef[s], opp[s], est[r], ml_sweeps)
-            else:
+            elif kind[r] >= 0:
                 for e in range(e_start[s], e_start[s + 1]):
                     num[r, e] += wn[kind[r], term, e] - wn[kind[r], old, e]
                     den[r, e] += wd[kind[r], term, e] - wd[kind[r], old, e]

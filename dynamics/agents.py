@@ -71,16 +71,20 @@ def _for_seat(value, seat: int, what: str, n: int = 3):
     return value
 
 
-def _check_freqs(values: Mapping[str, float], game: Game, what: str) -> dict[str, float]:
+def _check_freqs(values: Mapping[str, object], game: Game, what: str) -> dict[str, object]:
     names = {p.name for p in game.named}
     out = {}
     for key, v in values.items():
         if key not in names:
-            raise GameError(f"{what}: unknown parameter {key!r}; allowed: {', '.join(sorted(names))}")
-        v = float(v)
-        if not 0.0 <= v <= 1.0:
+            raise GameError(f"{what}: unknown parameter {key!r}; allowed: "
+                            f"{', '.join(sorted(names))}")
+        try:
+            ok = 0.0 <= float(v) <= 1.0
+        except (TypeError, ValueError):
+            raise GameError(f"{what} {key}={v!r} is not a number") from None
+        if not ok:
             raise GameError(f"{what} {key}={v} is outside the allowed range [0, 1]")
-        out[key] = v
+        out[key] = v  # kept as given (exact Rationals stay exact for exact_payoffs)
     return out
 
 
@@ -120,7 +124,7 @@ class _Player:
         own = [p.name for p in game.named if game.owner(p.name) == seat]
         strat = _check_freqs(self._strategy(game, slot), game, f"{self.name}: init")
         prior = _check_freqs(self.prior, game, f"{self.name}: prior")
-        init = {nm: strat.get(nm, float(self.default_init)) for nm in own}
+        init = {nm: strat.get(nm, self.default_init) for nm in own}
         return SeatSpec(self.rule, k, int(L), init,
                         {nm: v for nm, v in prior.items() if nm not in own}, self.estimator)
 

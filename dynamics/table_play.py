@@ -64,6 +64,16 @@ class TableResult:
     terminal_counts: NDArray[np.int64]
     options: dict[str, Any] = field(default_factory=dict)
 
+    def stderr(self, members: Sequence[int] | None = None) -> NDArray[np.float64] | float:
+        """Batch-means standard error of each agent's mean payoff (one batch per sample
+        interval), or of the pooled mean of ``members``."""
+        cum = self.payoffs * self.times[:, None]
+        if members is not None:
+            cum = cum[:, list(members)].sum(axis=1, keepdims=True)
+        inc = np.diff(cum, axis=0, prepend=0.0) / np.diff(self.times, prepend=0)[:, None]
+        se = inc.std(axis=0, ddof=1) / np.sqrt(inc.shape[0])
+        return float(se[0]) if members is not None else se
+
     def final(self, agent: int, slot: Hashable) -> dict[str, float]:
         """The final own frequencies of ``agent`` in memory slot ``slot``."""
         r = self.rows.index((agent, slot))
@@ -173,21 +183,21 @@ def play_table(game: str = "skp", players: Sequence[AdaptivePlayer] = (), pot: f
     freq = np.full((R, m), np.nan)
     for r, sp_ in enumerate(specs):
         for nm, v in sp_.init.items():
-            freq[r, names.index(nm)] = v
+            freq[r, names.index(nm)] = float(v)
     table0 = np.array([freq[row_of[0, owner[j]], j] for j in range(m)])  # opening profile
     est = np.ones((R, m + 1))
     for r, sp_ in enumerate(specs):
         est[r, :m] = table0
         for nm, v in sp_.prior.items():
-            est[r, names.index(nm)] = v
+            est[r, names.index(nm)] = float(v)
         own = ~np.isnan(freq[r])
         est[r, :m][own] = freq[r][own]
-    kinds = {sp_.estimator for sp_ in specs}
+    kinds = {sp_.estimator for sp_ in specs if sp_.rule != K.FIXED}  # fixed rows estimate nothing
     nt = tabs.payoffs.shape[0]
     e_start, e_par, wn, wd = _ratio_tables(g, nt, kinds & set(RATIO_KINDS))
     cls, coef, opp, ncls = _ml_tables(g, values, nt, "ml" in kinds)
-    kind = np.asarray([-1 if s.estimator == "ml" else RATIO_KINDS.index(s.estimator)
-                       for s in specs], dtype=np.int64)
+    kind = np.asarray([-2 if s.rule == K.FIXED else -1 if s.estimator == "ml"
+                       else RATIO_KINDS.index(s.estimator) for s in specs], dtype=np.int64)
     rule = np.asarray([s.rule for s in specs], dtype=np.int64)
     kk = np.asarray([s.k for s in specs])
     LL = np.asarray([s.L for s in specs], dtype=np.int64)
