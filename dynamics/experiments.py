@@ -28,6 +28,7 @@ from typing import Sequence
 
 import numpy as np
 import sympy as sp
+from numpy.typing import NDArray
 
 from games import GameError, compile_game, get_game, param_symbols
 from solvers.symbolic_payoffs import symbolic_payoffs
@@ -100,15 +101,27 @@ class AllianceExperiment:
     exact_neutral: tuple[sp.Expr, ...]
     exact_alliance: tuple[sp.Expr, ...]
 
+    def shift(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """Per agent: allied minus neutral mean payoff and its batch-means standard error.
+        Both tables use the same random numbers, so most hands are identical and the
+        difference is far less noisy than either mean."""
+        a, b = self.alliance, self.neutral
+        inc = [np.diff(r.payoffs * r.times[:, None], axis=0, prepend=0.0)
+               / np.diff(r.times, prepend=0)[:, None] for r in (a, b)]
+        d = inc[0] - inc[1]
+        return (np.asarray(a.mean_payoffs) - np.asarray(b.mean_payoffs),
+                d.std(axis=0, ddof=1) / np.sqrt(d.shape[0]))
+
 
 def alliance_experiment(pot: int = 5, rounds: int = 1_000_000, seed: int = 0,
                         seating: str = "cyclic") -> AllianceExperiment:
-    """Neutral vs allied table of ``kuhn3-third`` at ``pot`` (5 or 9), seats rotating."""
+    """Neutral vs allied table of ``kuhn3-third`` at ``pot`` (5 or 9), seats rotating;
+    both tables draw the same random numbers (common random numbers)."""
     neutral, allied = alliance_players(pot)
-    ss = np.random.SeedSequence(seed).spawn(2)
+    ss = np.random.SeedSequence([seed, pot])
     runs = [play_table("kuhn3-third", ps, pot=pot, rounds=rounds, seating=seating,
-                       seed=s, alliances=[(0, 1)], n_points=100)
-            for ps, s in zip((neutral, allied), ss)]
+                       seed=ss, alliances=[(0, 1)], n_points=100)
+            for ps in (neutral, allied)]
     return AllianceExperiment(pot, runs[0], runs[1],
                               exact_table_payoffs("kuhn3-third", neutral, pot, seating),
                               exact_table_payoffs("kuhn3-third", allied, pot, seating))

@@ -7,6 +7,14 @@ from types import ModuleType
 
 FIGURES: dict[str, str] = {
     "fp_convergence": "figures.fp_convergence",
+    "billingham_fig11": "figures.billingham_fig11",
+    "billingham_fig12": "figures.billingham_fig12",
+    "billingham_fig13": "figures.billingham_fig13",
+    "billingham_fig14": "figures.billingham_fig14",
+    "billingham_fig15": "figures.billingham_fig15",
+    "billingham_fig16": "figures.billingham_fig16",
+    "billingham_fig17": "figures.billingham_fig17",
+    "alliance_transfer": "figures.alliance_transfer",
 }
 
 

@@ -209,3 +209,26 @@ def test_bad_table_input():
         play_table("skp", [GradientLearner(k=-1)] * 3, rounds=10)
     with pytest.raises(GameError, match="unknown estimator"):
         play_table("skp", [GradientLearner(estimator="mle")] * 3, rounds=10)
+
+
+@pytest.mark.parametrize("pot", [5, 9])
+def test_alliance_shift_simulated(pot):
+    """Simulated allied - neutral payoff shift (common random numbers) within 4 standard
+    errors of the exact shift, and the outsider measurably loses."""
+    from dynamics.experiments import alliance_experiment
+    ex = alliance_experiment(pot, rounds=150_000, seed=4)
+    d, se = ex.shift()
+    exact = np.array([float(a - b) for a, b in zip(ex.exact_alliance, ex.exact_neutral)])
+    assert np.all(np.abs(d - exact) < 4 * se)
+    assert d[2] < -3 * se[2]
+
+
+def test_heterogeneous_learners_replay_and_differ():
+    """Per-player (k_p, L_p): same seed -> identical; a faster Player 1 changes the run."""
+    from dynamics.experiments import heterogeneous_experiment
+    kw = dict(variants=((0.01, 24),), rounds=30_000, seed=9)
+    a, b = heterogeneous_experiment(**kw), heterogeneous_experiment(**kw)
+    for key in a:
+        np.testing.assert_array_equal(a[key].frequencies, b[key].frequencies)
+    base, fast = a[(0.001, 6)], a[(0.01, 24)]
+    assert not np.array_equal(base.frequencies[:, 0], fast.frequencies[:, 0])
