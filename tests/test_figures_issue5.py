@@ -28,6 +28,9 @@ def test_figure_renders(name, tmp_path):
         assert all(v < 4 for k, v in nums.items() if "stderr" in k)
     if name == "billingham_fig17":
         assert all(-0.65 < v < -0.35 for k, v in nums.items() if "slope" in k)
+    if name == "billingham_fig15":  # bistability at k = 1e-4, already in quick mode
+        assert nums["k=0.0001 start A: nearer equilibrium"] == "S2"
+        assert nums["k=0.0001 start B: nearer equilibrium"] == "S1"
     if name == "alliance_transfer":
         assert nums["P=5 A+B allied: exact (A, B, C)"] == ["1/720", "1/720", "-1/360"]
         assert nums["P=9 A+B allied: exact (A, B, C)"] == ["1/468", "0", "-1/468"]
