@@ -16,6 +16,14 @@ FIGURES: dict[str, str] = {
     "ode_expectations": "figures.ode_expectations",
     "ode_portrait3d": "figures.ode_portrait3d",
     "ode_basin": "figures.ode_basin",
+    "billingham_fig11": "figures.billingham_fig11",
+    "billingham_fig12": "figures.billingham_fig12",
+    "billingham_fig13": "figures.billingham_fig13",
+    "billingham_fig14": "figures.billingham_fig14",
+    "billingham_fig15": "figures.billingham_fig15",
+    "billingham_fig16": "figures.billingham_fig16",
+    "billingham_fig17": "figures.billingham_fig17",
+    "alliance_transfer": "figures.alliance_transfer",
 }
 
 
