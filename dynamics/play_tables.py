@@ -134,7 +134,7 @@ class TreeTables:
 
 
 @lru_cache(maxsize=64)
-def _tree_tables(game: Game, pot_key: tuple, deals: int) -> TreeTables:
+def _tree_tables(game: Game, pot_key: tuple, deals: int, n_slots: int | None) -> TreeTables:
     from games import compile_game
 
     cg = compile_game(game, dict(pot_key))
@@ -160,8 +160,10 @@ def _tree_tables(game: Game, pot_key: tuple, deals: int) -> TreeTables:
                     seen.append(I)
                 stack.extend(int(c) for c in reversed(game.children(node)))
         slots.append(seen)
-    n_slots = 3  # the kernel's fixed slot count (dynamics._play_kernel.SLOTS)
-    if max(len(s) for s in slots) > n_slots:
+    need = max(1, max(len(s) for s in slots))
+    if n_slots is None:  # as many slots as the game needs (agent-based kernel)
+        n_slots = need
+    if need > n_slots:
         raise GameError(f"game {game.name!r}: a deal reaches {max(len(s) for s in slots)} "
                         f"random information sets; the repeated-play kernel draws at most "
                         f"{n_slots} actions per hand")
@@ -183,9 +185,11 @@ def _tree_tables(game: Game, pot_key: tuple, deals: int) -> TreeTables:
     return TreeTables(slot_par, table, pact, exshow, np.asarray(cg.payoffs))
 
 
-def tree_tables(game: Game, values: Mapping[str, float], deals: int) -> TreeTables:
-    """Cached :class:`TreeTables` of ``game`` at parameter ``values``."""
-    return _tree_tables(game, tuple(sorted(values.items())), int(deals))
+def tree_tables(game: Game, values: Mapping[str, float], deals: int,
+                n_slots: int | None = None) -> TreeTables:
+    """Cached :class:`TreeTables` of ``game`` at parameter ``values``; ``n_slots`` fixes the
+    table width (a kernel with a fixed slot count), ``None`` sizes it to the game."""
+    return _tree_tables(game, tuple(sorted(values.items())), int(deals), n_slots)
 
 
 __all__ = ["CHECK", "TreeTables", "checkdown_payoffs", "gradient_table", "payoff_gradients",

@@ -229,7 +229,7 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
         raise GameError(f"rounds={rounds} is outside the allowed range [1, inf) (an integer)")
     rounds = int(rounds)
     values = {"P": float(pot)} if "P" in game.param_names else {}
-    tabs = tree_tables(game, values, deals)
+    tabs = tree_tables(game, values, deals, n_slots=_play_kernel.SLOTS)
     kk = _per_player(k, "k", n, float, 0.0)
     LL = _per_player(L, "L", n, int, 1)
     x = _initial(game, pot, init)
