@@ -20,7 +20,6 @@ Per round (one chunk of pre-drawn uniforms ``u[i]``: deal, one per random slot, 
 """
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from ._play_kernel import _newton_ml

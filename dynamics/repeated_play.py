@@ -352,7 +352,7 @@ def estimator_study(pot: float = 9.0, at: str | Sequence[float] = "S3",
                        disable=not progress):
         out = _run(game, pot, 0.0, Lv, rounds, at_vals, ss, deals, 1, estimator,
                    stats_from=discard, n_batches=n_batches)
-        names, x, secs_i, (ssum, ssq, bsum, nstat, blen) = out[3], out[4], out[10], out[11]
+        names, secs_i, (ssum, ssq, bsum, nstat, blen) = out[3], out[10], out[11]
         secs += secs_i
         mean = ssum / nstat
         means.append(mean)

@@ -53,11 +53,11 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                 f"{res.nash_conv:.2e} ({res.seconds:.2f} s)"
     path = save(fig, out_dir, "convergence_compare.png")
     return FigureResult("convergence_compare", (path,),
-                        f"NashConv of fictitious play, per-information-set multiplicative "
-                        f"weights (hedge) and CFR+ against iterations and time, each run for "
-                        f"the same number of iterations from the uniform profile (the "
-                        f"iteration axis is deterministic, the time axis is measured). CFR+ "
-                        f"falls roughly like "
-                        f"1/t, fictitious play more slowly and with oscillations, hedge "
-                        f"slowest (like 1/sqrt(t)), as Ganzfried reports for FP vs hedge.",
+                        "NashConv of fictitious play, per-information-set multiplicative "
+                        "weights (hedge) and CFR+ against iterations and time, each run for "
+                        "the same number of iterations from the uniform profile (the "
+                        "iteration axis is deterministic, the time axis is measured). CFR+ "
+                        "falls roughly like "
+                        "1/t, fictitious play more slowly and with oscillations, hedge "
+                        "slowest (like 1/sqrt(t)), as Ganzfried reports for FP vs hedge.",
                         numbers, "Ganzfried (tournaments) sec. 7; Tammelin (CFR+); pokerdyn")
