@@ -147,11 +147,18 @@ def _signs(expr: sp.Expr, p: sp.Symbol | None) -> frozenset[int]:
     return _signs_over_axis(expr, p)
 
 
+def _add_task(critical: dict, expr: sp.Expr, p: sp.Symbol, task: tuple) -> None:
+    for r in psplit.positive_roots(expr, p):
+        critical.setdefault(sp.srepr(r), (r, []))[1].append(task)
+
+
 def _case_leaves(conds: Sequence[Condition], p: sp.Symbol | None,
-                 critical: set | None = None) -> list[tuple[dict, str]]:
-    """Depth-first walk over the (a)/(b)/(c) cases with early pruning (roots of pure-P
-    equalities met on the way are added to ``critical``)."""
-    critical = set() if critical is None else critical
+                 critical: dict | None = None, start: tuple | None = None
+                 ) -> list[tuple[dict, str]]:
+    """Depth-first walk over the (a)/(b)/(c) cases with early pruning.  A branch cut by an
+    equality in ``P`` alone is recorded in ``critical`` (root -> tasks) so that it can be
+    resumed there with ``P`` exact (``start=(i, fixed, case)``)."""
+    critical = {} if critical is None else critical
     syms = [c.symbol for c in conds]
     deps = [c.gradient.free_symbols & set(syms) for c in conds]
     want = {"a": 1, "b": -1, "c": 0}
@@ -173,7 +180,7 @@ def _case_leaves(conds: Sequence[Condition], p: sp.Symbol | None,
         if w == 0 and not rest and p is not None and g != 0:
             # an equality in P alone: the case lives only at its roots, which are critical
             # values where the enumeration is redone with P exact
-            critical.update(psplit.positive_roots(g, p))
+            _add_task(critical, g, p, ("node", len(case) - 1, fixed, case))
             return False
         if w != 0 or not rest:
             return w in signs
@@ -193,7 +200,12 @@ def _case_leaves(conds: Sequence[Condition], p: sp.Symbol | None,
                 continue
             rec(i + 1, nf, nc)
 
-    rec(0, {}, "")
+    if start is None:
+        rec(0, {}, "")
+    else:
+        i, fixed, case = start
+        if all(ok(j, fixed, case) for j in range(i + 1)):
+            rec(i + 1, fixed, case)
     return leaves
 
 
@@ -224,7 +236,8 @@ def _ground(f):
     return f.ring.domain.to_sympy(f.coeff(1)) if f else sp.S.Zero
 
 
-def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: sp.Symbol | None):
+def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: sp.Symbol | None,
+                     seen: list | None = None):
     """All solution branches of polynomial equations ``eqs = 0`` in ``unknowns`` (``P``
     symbolic or substituted): list of ``(solution, only_at, pivots)``; unsolved unknowns stay
     free.  Works in a sparse polynomial ring over the coefficient field; a pivot whose
@@ -285,6 +298,8 @@ def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: s
             stack.append((others + [f1, f0], list(steps), list(only), list(piv)))
         new = [_compose(o, i, -f0, f1) for o in others]
         new_piv = piv + ([_ground(f1) if rank == 1 else f1.as_expr()] if rank else [])
+        if seen is not None and rank == 1:
+            seen.append(_ground(f1))
         stack.append((new, steps + [(i, -f0, f1)], list(only), new_piv))
     return out
 
@@ -357,7 +372,8 @@ DROPPED: list = []
 def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                        fixed: Mapping[str, Any] | None = None,
                        conds: Sequence[Condition] | None = None,
-                       critical: set | None = None) -> list[Family]:
+                       critical: dict | None = None,
+                       leaves: Sequence[tuple[dict, str]] | None = None) -> list[Family]:
     """Every equilibrium family of ``game`` for symbolic ``P`` (``values`` absent) or at the
     exact parameter values ``values``; ``fixed`` parameters (dominance) are substituted.
 
@@ -370,17 +386,23 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
     p = pot_symbol(game) if not (values and "P" in values) else None
     syms = {c.symbol: c for c in conds}
     families = []
-    critical = set() if critical is None else critical
-    for fx, case in _case_leaves(conds, p, critical):
+    critical = {} if critical is None else critical
+    if leaves is None:
+        leaves = _case_leaves(conds, p, critical)
+    for fx, case in leaves:
         cset = [c.symbol for c, k in zip(conds, case) if k == "c"]
         eqs = [c.gradient.xreplace(fx) for c, k in zip(conds, case) if k == "c"]
-        for sol, only, piv in solve_triangular(eqs, cset, p):
+        seen: list = []
+        branches = solve_triangular(eqs, cset, p, seen)
+        if p is not None:  # where a pivot vanishes the leaf is solved again with P exact
+            for c in set(seen):
+                if not (c.free_symbols - {p}):
+                    _add_task(critical, c, p, ("leaf", fx, case))
+        for sol, only, piv in branches:
             if only:  # lives at isolated values of P: decided there
                 for e in only:
-                    critical.update(psplit.positive_roots(e, p))
+                    _add_task(critical, e, p, ("leaf", fx, case))
                 continue
-            critical.update(r for c in piv if p is not None and not (c.free_symbols - {p})
-                            for r in psplit.positive_roots(c, p))
             free = [x for x in cset if x not in sol]
             full = {**fx, **sol}
             cons: list[psplit.Constraint] = []
@@ -394,9 +416,12 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                     v = full.get(c.symbol, c.symbol)
                     cons += [(v, False), (1 - v, False)]
             cons = [(sp.expand(e), s) for e, s in cons]
-            if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
+            if any(e.has(sp.zoo, sp.nan, sp.oo, sp.I) for e, _ in cons):
                 continue  # a 'coefficient != 0' branch whose coefficient vanished
-            cons = [(e, s) for e, s in cons if e.free_symbols or not _always(e, s)]
+            try:
+                cons = [(e, s) for e, s in cons if e.free_symbols or not _always(e, s)]
+            except ValueError:  # a non-real value
+                continue
             if p is None:
                 if any(not e.free_symbols for e, _ in cons):
                     continue  # a numeric constraint fails
@@ -421,3 +446,38 @@ def _always(e: sp.Expr, strict: bool) -> bool:
         return False
     s = psplit.sign(e)
     return s > 0 or (s == 0 and not strict)
+
+
+def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tasks: Sequence,
+                      fixed: Mapping[str, Any] | None = None) -> list[Family]:
+    """The families at one exact critical value of ``P``: the generic families substituted
+    (where their formulas stay finite and their constraints hold) plus the branches and leaves
+    recorded for this value (``tasks``), resumed with ``P`` exact."""
+    p = pot_symbol(game)
+    conds = tuple(Condition(c.name, c.player, c.symbol, sp.expand(c.gradient.xreplace({p: value})))
+                  for c in conditions(game, None, fixed))
+    leaves: list = []
+    for t in tasks:
+        if t[0] == "leaf":
+            leaves.append((t[1], t[2]))
+        else:
+            leaves += _case_leaves(conds, None, {}, start=(t[1], t[2], t[3]))
+    uniq = {(tuple(sorted((k.name, v) for k, v in fx.items())), case): (fx, case)
+            for fx, case in leaves}
+    out = enumerate_families(game, {"P": value}, fixed, conds, {}, list(uniq.values()))
+    for fam in generic:
+        sub = {p: value}
+        cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
+        if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
+            continue
+        try:
+            if any(not _always(e, s) for e, s in cons if not e.free_symbols):
+                continue
+            cons = [(e, s) for e, s in cons if e.free_symbols]
+            if not psplit.feasible(cons, fam.free_symbols()):
+                continue
+        except ValueError:
+            continue
+        strat = tuple((k, sp.radsimp(sp.cancel(v.xreplace(sub)))) for k, v in fam.strategy)
+        out.append(Family(strat, fam.free, tuple(cons), fam.cases))
+    return out

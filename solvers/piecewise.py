@@ -20,7 +20,7 @@ import sympy as sp
 from games import Game, GameError
 
 from . import psplit
-from .enumeration import Family, enumerate_families, pot_symbol
+from .enumeration import Family, enumerate_families, families_at_point, pot_symbol
 from .symbolic_payoffs import symbolic_payoffs
 
 
@@ -60,7 +60,10 @@ def _constraint_polys(fam: Family, p: sp.Symbol) -> list[sp.Expr]:
     xs = fam.free_symbols()
     out = []
     for e, _ in fam.constraints:
-        coeffs, rest = psplit._affine(e, xs)
+        try:
+            coeffs, rest = psplit._affine(e, xs)
+        except ValueError:  # rational in a free parameter: decided at sample points
+            continue
         out += [c for c in coeffs + [rest] if p in c.free_symbols]
     return out
 
@@ -80,6 +83,10 @@ def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: 
     test = (lambda e: e.xreplace({p: sample})) if (p is not None and sample is not None) else (lambda e: e)
     cons = [(e, s) for e, s in cons if e.free_symbols & set(xs)]
     keep = list(cons)
+    try:
+        psplit._affine(sp.Add(*[e for e, _ in cons]), xs)
+    except ValueError:
+        cons = []
     for c in list(cons):
         others = [d for d in keep if d is not c]
         neg = (-c[0], not c[1])  # the negation of c
@@ -124,7 +131,10 @@ def _refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
             sign_at = lambda c, s=pc.sample: psplit.sign(sp.sympify(c).xreplace({p: s}))
             for fam in gen:
                 derived: list = []
-                psplit.eliminate(fam.constraints, fam.free_symbols(), sign_at, derived)
+                try:
+                    psplit.eliminate(fam.constraints, fam.free_symbols(), sign_at, derived)
+                except ValueError:
+                    continue
                 for d in derived:
                     if not (d.free_symbols - {p}) and p in d.free_symbols:
                         for r in psplit.positive_roots(d, p, pc.low):
@@ -162,17 +172,18 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
     low = sp.nsimplify(dom.low) if dom and dom.low > -float("inf") else sp.S.Zero
     if low != 0:
         raise GameError("the P axis must start at 0 (domain (0, oo))")
-    critical: set = set()
+    critical: dict = {}
     gen = enumerate_families(game, fixed=fixed, critical=critical)
+    roots = {r for r, _ in critical.values()}
     for fam in gen:
-        for c in list(_constraint_polys(fam, p)) + list(fam.pivots):
-            if not (sp.sympify(c).free_symbols - {p}):
-                critical.update(psplit.positive_roots(c, p))
-    points = _refine(gen, p, set(psplit.merge_points(critical)))
+        for c in _constraint_polys(fam, p):
+            roots.update(psplit.positive_roots(c, p))
+    points = _refine(gen, p, set(psplit.merge_points(roots)))
     out = []
     for pc in psplit.pieces(points):
         if pc.is_point:
-            fams = enumerate_families(game, values={"P": pc.low}, fixed=fixed)
+            tasks = [t for r, ts in critical.values() if psplit.sign(r - pc.low) == 0 for t in ts]
+            fams = families_at_point(game, gen, pc.low, tasks, fixed)
             sols = [_display(f, pays, p, None, at=pc.low) for f in fams]
         else:
             sols = [_display(f, pays, p, pc.sample) for f in gen if _feasible_on(f, p, pc.sample)]

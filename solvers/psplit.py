@@ -29,6 +29,8 @@ def sign(expr: sp.Expr) -> int:
     if e.is_Rational:
         return int(sp.sign(e))
     v = sp.N(e, 60)
+    if not v.is_real:
+        raise ValueError(f"{expr} is not a real number")
     if abs(v) > sp.Float(10) ** -45:
         return 1 if v > 0 else -1
     return 0 if e.equals(0) else (1 if sp.N(e, 200) > 0 else -1)
@@ -134,6 +136,8 @@ def eliminate(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], sign_of=sign,
     by a sample point for expressions in ``P`` on an interval where they keep their sign).
     Every bound difference formed is appended to ``derived`` (its roots are critical)."""
     cur = [(sp.expand(e), s) for e, s in cons]
+    for e, _ in cur:
+        _affine(e, xs)
     for i, x in enumerate(xs):
         lower, upper, keep = [], [], []
         for e, strict in cur:
@@ -159,13 +163,54 @@ def eliminate(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], sign_of=sign,
     return cur
 
 
+def _univariate_set(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Set:
+    """Exact solution set in one variable of numeric rational (not necessarily affine)
+    constraints."""
+    out: sp.Set = sp.S.Reals
+    for e, strict in cons:
+        rel = sp.Gt(sp.together(e), 0) if strict else sp.Ge(sp.together(e), 0)
+        out = sp.Intersection(out, sp.solveset(rel, x, sp.S.Reals))
+    return out
+
+
 def feasible(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
-    """Exact feasibility of numeric affine constraints in ``xs``."""
-    for e, strict in eliminate(cons, xs):
+    """Exact feasibility of numeric affine constraints in ``xs`` (one free variable may
+    enter rationally)."""
+    try:
+        reduced = eliminate(cons, xs)
+    except ValueError:
+        if len(xs) != 1:
+            return witness(cons, xs) is not None
+        return _univariate_set(cons, xs[0]) is not sp.S.EmptySet
+    for e, strict in reduced:
         s = sign(e)
         if s < 0 or (s == 0 and strict):
             return False
     return True
+
+
+def witness(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], steps: int = 12) -> dict | None:
+    """An exact rational point of the grid ``{0, 1/steps, ..., 1}^k`` that satisfies
+    non-affine numeric constraints (free parameters are probabilities), or None.  A witness
+    is an exact certificate of feasibility; None means no grid point works (a feasible set
+    thinner than the grid would be missed: used only for constraints that are not affine)."""
+    import itertools
+    grid = [sp.Rational(i, steps) for i in range(steps + 1)]
+    fs = [(sp.lambdify(xs, e, "sympy"), s) for e, s in cons]
+    for pt in itertools.product(grid, repeat=len(xs)):
+        ok = True
+        for f, strict in fs:
+            try:
+                v = sign(f(*pt))
+            except (ZeroDivisionError, TypeError):
+                ok = False
+                break
+            if v < 0 or (v == 0 and strict):
+                ok = False
+                break
+        if ok:
+            return dict(zip(xs, pt))
+    return None
 
 
 def interior_point(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> dict:
@@ -173,6 +218,21 @@ def interior_point(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> dict:
     of each variable in turn; back-substitution after Fourier-Motzkin)."""
     point: dict = {}
     cur = list(cons)
+    if len(xs) > 1:
+        try:
+            _affine(sp.Add(*[e for e, _ in cons]), xs)
+        except ValueError:
+            return witness(cons, xs) or {}
+    if len(xs) == 1:
+        try:
+            _affine(sp.Add(*[e for e, _ in cons]), xs)
+        except ValueError:
+            st = _univariate_set(cons, xs[0])
+            iv = st.args[0] if isinstance(st, sp.Union) else st
+            if isinstance(iv, sp.FiniteSet):
+                return {xs[0]: min(iv, key=lambda v: float(v))}
+            a, b = iv.inf, iv.sup
+            return {xs[0]: (a + b) / 2 if b is not sp.oo else a + 1}
     for k in range(len(xs)):
         x = xs[k]
         reduced = eliminate(cur, xs[k + 1:])
