@@ -454,8 +454,12 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
     (where their formulas stay finite and their constraints hold) plus the branches and leaves
     recorded for this value (``tasks``), resumed with ``P`` exact."""
     p = pot_symbol(game)
+    key = (id(game), tuple(sorted((fixed or {}).items())))
+    if key not in _CONDS:
+        _CONDS[key] = conditions(game, None, fixed)
     conds = tuple(Condition(c.name, c.player, c.symbol, sp.expand(c.gradient.xreplace({p: value})))
-                  for c in conditions(game, None, fixed))
+                  for c in _CONDS[key])
+    fv = float(sp.N(value, 20))
     leaves: list = []
     for t in tasks:
         if t[0] == "leaf":
@@ -467,6 +471,8 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
     out = enumerate_families(game, {"P": value}, fixed, conds, {}, list(uniq.values()))
     for fam in generic:
         sub = {p: value}
+        if not _float_ok(fam, p, fv):
+            continue
         cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
         if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
             continue
@@ -481,3 +487,21 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
         strat = tuple((k, sp.radsimp(sp.cancel(v.xreplace(sub)))) for k, v in fam.strategy)
         out.append(Family(strat, fam.free, tuple(cons), fam.cases))
     return out
+
+
+_CONDS: dict = {}
+
+
+def _float_ok(fam: Family, p: sp.Symbol, fv: float) -> bool:
+    """Quick rejection: a constraint without free parameters that fails by a wide margin in
+    floating point at ``P = fv`` (anything closer is decided exactly)."""
+    for e, _ in fam.constraints:
+        if e.free_symbols - {p}:
+            continue
+        try:
+            v = complex(e.evalf(15, subs={p: fv}))
+        except (TypeError, ValueError, ZeroDivisionError):
+            return True
+        if v.imag == 0 and v.real < -1e-9:
+            return False
+    return True

@@ -121,26 +121,74 @@ def _relational(e: sp.Expr, strict: bool, xs: Sequence[sp.Symbol]) -> sp.Basic:
     return sp.Gt(e, 0) if strict else sp.Ge(e, 0)
 
 
+_LAMBDAS: dict = {}
+
+
+def _fast_sign(c: sp.Expr, p: sp.Symbol, s: sp.Expr) -> int:
+    """Sign of ``c`` at the rational ``P = s``: floating point when clearly away from zero,
+    exact otherwise."""
+    c = sp.sympify(c)
+    if c.free_symbols - {p}:
+        raise ValueError("not a function of P alone")
+    f = _LAMBDAS.get(c)
+    if f is None:
+        f = _LAMBDAS[c] = sp.lambdify(p, c, "math")
+    try:
+        v = float(f(float(s)))
+        if abs(v) > 1e-9:
+            return 1 if v > 0 else -1
+    except (ZeroDivisionError, ValueError, TypeError):
+        pass
+    return psplit.sign(c.xreplace({p: s}))
+
+
+_ROOTS: dict = {}
+
+
+def _roots(d: sp.Expr, p: sp.Symbol) -> list:
+    key = sp.srepr(d)
+    if key not in _ROOTS:
+        _ROOTS[key] = [(r, float(sp.N(r, 20))) for r in psplit.positive_roots(d, p)]
+    return _ROOTS[key]
+
+
 def _refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
-    """Add the roots of Fourier-Motzkin bound differences inside each interval."""
+    """Add the roots of Fourier-Motzkin bound differences inside each interval (the
+    differences depend on the interval only through the signs of the free parameters'
+    coefficients, so they are computed once per family and sign pattern)."""
+    memo: dict = {}
     for _ in range(4):
         new = set()
         for pc in psplit.pieces(points):
             if pc.is_point:
                 continue
-            sign_at = lambda c, s=pc.sample: psplit.sign(sp.sympify(c).xreplace({p: s}))
+            sign_at = lambda c, s=pc.sample: _fast_sign(c, p, s)
             for fam in gen:
-                derived: list = []
-                try:
-                    psplit.eliminate(fam.constraints, fam.free_symbols(), sign_at, derived)
-                except ValueError:
+                if not fam.free:
                     continue
-                for d in derived:
-                    if not (d.free_symbols - {p}) and p in d.free_symbols:
-                        for r in psplit.positive_roots(d, p, pc.low):
-                            if pc.high is sp.oo or psplit.sign(pc.high - r) > 0:
-                                new.add(r)
-        new = {r for r in new if all(psplit.sign(r - q) != 0 for q in points)}
+                xs = fam.free_symbols()
+                coeffs = [sp.expand(e).coeff(x, 1) for e, _ in fam.constraints for x in xs]
+                try:
+                    mk = (id(fam), tuple(sign_at(c) if c != 0 else 0 for c in coeffs)
+                          if len(xs) == 1 else pc.sample)
+                except (ValueError, TypeError):  # not affine: decided at samples only
+                    continue
+                if mk not in memo:
+                    derived: list = []
+                    try:
+                        psplit.eliminate(fam.constraints, xs, sign_at, derived)
+                    except (ValueError, TypeError):
+                        derived = []
+                    ds = {d for d in derived if not (d.free_symbols - {p}) and p in d.free_symbols}
+                    memo[mk] = [r for d in ds for r in _roots(d, p)]
+                lo, hi = float(sp.N(pc.low, 20)), float(sp.N(pc.high, 20)) if pc.high is not sp.oo else float("inf")
+                for r, fr in memo[mk]:
+                    if lo - 1e-9 < fr < hi + 1e-9 and psplit.sign(r - pc.low) > 0 and (
+                            pc.high is sp.oo or psplit.sign(pc.high - r) > 0):
+                        new.add(r)
+        fl = [float(sp.N(q, 20)) for q in points]
+        new = {r for r in new if all(abs(float(sp.N(r, 20)) - f) > 1e-12 or psplit.sign(r - q) != 0
+                                     for q, f in zip(points, fl))}
         if not new:
             break
         points |= new
