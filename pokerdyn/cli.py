@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "ode": "ODE dynamics of adaptive players: trajectories, equilibria, first integrals",
     "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
     "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
+    "equilibria": "equilibrium families, piecewise in the pot size P (exact)",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

@@ -1,0 +1,259 @@
+"""Exact splitting of a one-dimensional game-parameter axis (the pot ``P``) and exact linear
+feasibility (Fourier-Motzkin) for the constraints of equilibrium families.
+
+A constraint is a pair ``(expr, strict)`` meaning ``expr > 0`` (strict) or ``expr >= 0``,
+with ``expr`` affine in the free strategy parameters and rational in ``P``.  On an open
+interval of the P axis between consecutive critical values (real roots of every polynomial
+in ``P`` that appears) all signs are constant, so one rational sample point decides it;
+every critical value (rational or algebraic, e.g. ``(5 + sqrt(73))/2``) is decided on its
+own by exact substitution.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+import sympy as sp
+
+Constraint = tuple[sp.Expr, bool]
+
+
+def sign(expr: sp.Expr) -> int:
+    """Exact sign (-1, 0, 1) of a real number given as a sympy expression (rationals and
+    algebraic numbers such as ``5/2 + sqrt(73)/2``)."""
+    e = sp.sympify(expr)
+    if e.is_Rational:
+        return int(sp.sign(e))
+    e = sp.radsimp(sp.expand(e))
+    if e.is_Rational:
+        return int(sp.sign(e))
+    v = sp.N(e, 60)
+    if not v.is_real:
+        raise ValueError(f"{expr} is not a real number")
+    if abs(v) > sp.Float(10) ** -45:
+        return 1 if v > 0 else -1
+    return 0 if e.equals(0) else (1 if sp.N(e, 200) > 0 else -1)
+
+
+def _polys(expr: sp.Expr, p: sp.Symbol) -> list[sp.Poly]:
+    num, den = sp.fraction(sp.together(expr))
+    out = []
+    for part in (num, den):
+        part = sp.expand(part)
+        if p in part.free_symbols:
+            out.append(sp.Poly(part, p))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _poly_roots(expr: sp.Expr, p: sp.Symbol) -> tuple[sp.Expr, ...]:
+    roots = []
+    for _, (fac, _m) in enumerate(sp.factor_list(expr, p)[1]):
+        if fac.free_symbols - {p} or p not in fac.free_symbols:
+            continue
+        for r in sp.Poly(fac, p).real_roots():
+            r = sp.nsimplify(r) if isinstance(r, sp.CRootOf) and sp.Poly(fac, p).degree() <= 2 else r
+            roots.append(r)
+    return tuple(roots)
+
+
+def positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr = sp.S.Zero) -> list[sp.Expr]:
+    """Exact real roots ``> low`` of the numerator and denominator of ``expr`` in ``p``
+    (``expr`` must depend on ``p`` only)."""
+    out = []
+    for poly in _polys(expr, p):
+        for r in _poly_roots(poly.as_expr(), p):
+            if sign(r - low) > 0:
+                out.append(r)
+    return out
+
+
+def merge_points(points: Iterable[sp.Expr]) -> list[sp.Expr]:
+    """Sorted, exactly deduplicated critical values."""
+    out: list[sp.Expr] = []
+    for r in sorted(points, key=lambda r: float(sp.N(r, 30))):
+        if not out or sign(r - out[-1]) != 0:
+            out.append(r)
+    return out
+
+
+def rational_between(a: sp.Expr, b: sp.Expr) -> sp.Rational:
+    """A simple rational strictly between ``a`` and ``b`` (``b`` may be ``oo``)."""
+    if b is sp.oo:
+        return sp.floor(a) + 1
+    fa, fb = float(sp.N(a, 30)), float(sp.N(b, 30))
+    for den in (1, 2, 4, 8, 10, 16, 100, 1000, 10 ** 6):
+        q = sp.Rational(round((fa + fb) / 2 * den), den)
+        if sign(q - a) > 0 and sign(b - q) > 0:
+            return q
+    return sp.nsimplify((a + b) / 2, rational=True)
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A piece of the P axis: the open interval ``(low, high)`` or the point ``low``."""
+
+    low: sp.Expr
+    high: sp.Expr
+    sample: sp.Expr
+
+    @property
+    def is_point(self) -> bool:
+        return self.low == self.high
+
+    def as_set(self) -> sp.Set:
+        return sp.FiniteSet(self.low) if self.is_point else sp.Interval.open(self.low, self.high)
+
+
+def pieces(points: Sequence[sp.Expr], low: sp.Expr = sp.S.Zero) -> list[Piece]:
+    """Open intervals between consecutive critical values above ``low`` and the values."""
+    pts = [r for r in merge_points(points) if sign(r - low) > 0]
+    out, a = [], low
+    for r in pts:
+        out.append(Piece(a, r, rational_between(a, r)))
+        out.append(Piece(r, r, r))
+        a = r
+    out.append(Piece(a, sp.oo, rational_between(a, sp.oo)))
+    return out
+
+
+def _affine(expr: sp.Expr, xs: Sequence[sp.Symbol]) -> tuple[list[sp.Expr], sp.Expr]:
+    """Coefficients of ``xs`` and the constant term of an affine ``expr`` (ValueError if not
+    affine in ``xs``)."""
+    e = sp.expand(expr)
+    coeffs = [e.coeff(x, 1) for x in xs]
+    rest = sp.expand(e - sum(c * x for c, x in zip(coeffs, xs)))
+    if any(c.free_symbols & set(xs) for c in coeffs) or rest.free_symbols & set(xs):
+        raise ValueError(f"constraint {expr} is not affine in {list(xs)}")
+    return coeffs, rest
+
+
+def eliminate(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], sign_of=sign,
+              derived: list | None = None) -> list[Constraint]:
+    """Fourier-Motzkin elimination of ``xs``: the constraints without ``xs`` that hold iff
+    some ``xs`` satisfy ``cons``.  ``sign_of`` decides coefficient signs (exactly for numbers;
+    by a sample point for expressions in ``P`` on an interval where they keep their sign).
+    Every bound difference formed is appended to ``derived`` (its roots are critical)."""
+    cur = [(sp.expand(e), s) for e, s in cons]
+    for e, _ in cur:
+        _affine(e, xs)
+    for i, x in enumerate(xs):
+        lower, upper, keep = [], [], []
+        for e, strict in cur:
+            c = sp.expand(e).coeff(x, 1)
+            sg = sign_of(c) if c != 0 else 0
+            if sg == 0:
+                keep.append((sp.expand(e - c * x) if c != 0 else e, strict))
+                continue
+            bound = sp.cancel(-(sp.expand(e) - c * x) / c)
+            (lower if sg > 0 else upper).append((bound, strict))
+        if derived is not None:
+            for group in (lower, upper):
+                for j in range(len(group)):
+                    for k in range(j + 1, len(group)):
+                        derived.append(group[j][0] - group[k][0])
+        for lo, s1 in lower:
+            for hi, s2 in upper:
+                d = sp.cancel(hi - lo)
+                if derived is not None:
+                    derived.append(d)
+                keep.append((d, s1 or s2))
+        cur = keep
+    return cur
+
+
+def _univariate_set(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Set:
+    """Exact solution set in one variable of numeric rational (not necessarily affine)
+    constraints."""
+    out: sp.Set = sp.S.Reals
+    for e, strict in cons:
+        rel = sp.Gt(sp.together(e), 0) if strict else sp.Ge(sp.together(e), 0)
+        out = sp.Intersection(out, sp.solveset(rel, x, sp.S.Reals))
+    return out
+
+
+def feasible(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
+    """Exact feasibility of numeric affine constraints in ``xs`` (one free variable may
+    enter rationally)."""
+    try:
+        reduced = eliminate(cons, xs)
+    except ValueError:
+        if len(xs) != 1:
+            return witness(cons, xs) is not None
+        return _univariate_set(cons, xs[0]) is not sp.S.EmptySet
+    for e, strict in reduced:
+        s = sign(e)
+        if s < 0 or (s == 0 and strict):
+            return False
+    return True
+
+
+def witness(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], steps: int = 12) -> dict | None:
+    """An exact rational point of the grid ``{0, 1/steps, ..., 1}^k`` that satisfies
+    non-affine numeric constraints (free parameters are probabilities), or None.  A witness
+    is an exact certificate of feasibility; None means no grid point works (a feasible set
+    thinner than the grid would be missed: used only for constraints that are not affine)."""
+    import itertools
+    grid = [sp.Rational(i, steps) for i in range(steps + 1)]
+    fs = [(sp.lambdify(xs, e, "sympy"), s) for e, s in cons]
+    for pt in itertools.product(grid, repeat=len(xs)):
+        ok = True
+        for f, strict in fs:
+            try:
+                v = sign(f(*pt))
+            except (ZeroDivisionError, TypeError):
+                ok = False
+                break
+            if v < 0 or (v == 0 and strict):
+                ok = False
+                break
+        if ok:
+            return dict(zip(xs, pt))
+    return None
+
+
+def interior_point(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> dict:
+    """An exact point satisfying numeric affine constraints (midpoint of the feasible range
+    of each variable in turn; back-substitution after Fourier-Motzkin)."""
+    point: dict = {}
+    cur = list(cons)
+    if len(xs) > 1:
+        try:
+            _affine(sp.Add(*[e for e, _ in cons]), xs)
+        except ValueError:
+            return witness(cons, xs) or {}
+    if len(xs) == 1:
+        try:
+            _affine(sp.Add(*[e for e, _ in cons]), xs)
+        except ValueError:
+            st = _univariate_set(cons, xs[0])
+            iv = st.args[0] if isinstance(st, sp.Union) else st
+            if isinstance(iv, sp.FiniteSet):
+                return {xs[0]: min(iv, key=lambda v: float(v))}
+            a, b = iv.inf, iv.sup
+            return {xs[0]: (a + b) / 2 if b is not sp.oo else a + 1}
+    for k in range(len(xs)):
+        x = xs[k]
+        reduced = eliminate(cur, xs[k + 1:])
+        lo, hi = [], []
+        for e, strict in reduced:
+            e = sp.expand(e.subs(point))
+            c = e.coeff(x, 1)
+            if c == 0:
+                continue
+            b = -(e - c * x) / c
+            (lo if sign(c) > 0 else hi).append(sp.radsimp(b))
+        a = max(lo, key=lambda v: float(sp.N(v, 30))) if lo else None
+        b = min(hi, key=lambda v: float(sp.N(v, 30))) if hi else None
+        if a is None and b is None:
+            v = sp.S.Zero
+        elif a is None:
+            v = b - 1
+        elif b is None:
+            v = a + 1
+        else:
+            v = (a + b) / 2
+        point[x] = sp.radsimp(sp.expand(v))
+        cur = [(sp.expand(e.subs(x, point[x])), s) for e, s in cur]
+    return point

@@ -1,0 +1,130 @@
+"""Symbolic equilibrium enumeration on SKP against Billingham section 3 and appendix B."""
+import itertools
+import json
+import subprocess
+import sys
+
+import pytest
+import sympy as sp
+
+from games import GameBuilder, GameError, get_game
+from solvers.enumeration import conditions, enumerate_families
+from solvers.piecewise import equilibrium_pieces
+from solvers.symbolic_payoffs import symbolic_payoffs
+
+P = sp.Symbol("P", positive=True)
+PSTAR = (5 + sp.sqrt(73)) / 2  # Billingham sec. 3: the positive root of 12 + 5P - P^2
+
+
+def _same(a, b):
+    return sp.simplify(sp.sympify(a) - sp.sympify(b)) == 0
+
+
+def _piece_containing(pieces, v):
+    return [pc for pc in pieces if pc.p_set.contains(v) is sp.true]
+
+
+def test_skp_gains_are_billingham_appendix_b():
+    """Billingham (38)-(40): the gains of b_J, c_K, d_Q are 24x the bracketed coefficients."""
+    g = {c.name: c.gradient for c in conditions(get_game("skp"))}
+    b, c, d = sp.symbols("b_J c_K d_Q", real=True)
+    assert _same(24 * g["b_J"], P - 5 - (P + 1) * (d + (1 - d) * c))
+    assert _same(24 * g["c_K"], P * b - 2)
+    assert _same(24 * g["d_Q"], c - 2 + b * (1 - c) * (P + 1))
+
+
+def test_skp_three_solutions_and_pstar():
+    """Billingham (12)-(14) and (15)-(17): one solution on (5, P*), three on [P*, oo)."""
+    pieces = equilibrium_pieces(get_game("skp"))
+    sets = [pc.p_set for pc in pieces]
+    assert sp.Interval.open(5, PSTAR) in sets
+    assert sp.Interval(PSTAR, sp.oo) in sets
+    sol1 = {"b_J": 2 / (P + 1), "c_K": 0, "d_Q": (P - 5) / (P + 1)}
+    sol2 = {"b_J": 2 / P, "c_K": (P - 5) / (P + 1), "d_Q": 0}
+    sol3 = {"b_J": 2 / P, "c_K": 2 / (P + 2), "d_Q": (P ** 2 - 5 * P - 12) / (P * (P + 1))}
+    pay1 = [-(P - 2) / (12 * (P + 1)), -(P - 2) / (12 * (P + 1)), (P - 2) / (6 * (P + 1))]
+    pay2 = [-(P - 2) / (12 * P), -(P - 1) * (P - 2) / (12 * P * (P + 1)), (P - 2) / (6 * (P + 1))]
+    pay3 = [-(P - 2) / (12 * P), -(P ** 2 - P - 8) / (12 * P * (P + 2)),
+            (2 * P ** 2 - P - 12) / (12 * P * (P + 2))]
+    (mid,) = [pc for pc in pieces if pc.p_set == sp.Interval.open(5, PSTAR)]
+    (top,) = [pc for pc in pieces if pc.p_set == sp.Interval(PSTAR, sp.oo)]
+    assert len(mid.solutions) == 1 and len(top.solutions) == 3
+    s = mid.solutions[0]
+    assert all(_same(s.as_dict()[k], v) for k, v in sol1.items())
+    assert all(_same(a, b) for a, b in zip(s.payoffs, pay1))
+    for want, pay in ((sol1, pay1), (sol2, pay2), (sol3, pay3)):
+        hits = [x for x in top.solutions if all(_same(x.as_dict()[k], v) for k, v in want.items())]
+        assert len(hits) == 1
+        assert all(_same(a, b) for a, b in zip(hits[0].payoffs, pay))
+
+
+def test_skp_point_five_has_its_own_solution_set():
+    """At P = 5 Player 3 may bluff with any b_J in [0, 1/3] (decided at P = 5 exactly)."""
+    pieces = equilibrium_pieces(get_game("skp"))
+    (five,) = [pc for pc in pieces if pc.p_set == sp.FiniteSet(5)]
+    values = set()
+    for s in five.solutions:
+        bj = s.as_dict()["b_J"]
+        if s.free:
+            values |= {sp.Rational(0), sp.Rational(1, 6)}
+            assert any("1/3" in str(c) for c in s.constraints)
+        else:
+            values.add(bj)
+    assert sp.Rational(1, 3) in values and 0 in values
+
+
+def _nash_conv_exact(game, point, pot):
+    """Exact NashConv: E_p is multilinear in p's own parameters, so p's best deviation is a
+    vertex of p's parameter box."""
+    pays = symbolic_payoffs(game, {"P": pot})
+    syms = {s.name: s for e in pays for s in e.free_symbols}
+    base = {syms[k]: v for k, v in point.items() if k in syms}
+    total = 0
+    for pl, E in enumerate(pays):
+        own = [syms[n] for n in game.named_names if game.owner(n) == pl and n in syms]
+        here = E.xreplace(base)
+        best = max(E.xreplace({**base, **dict(zip(own, bits))})
+                   for bits in itertools.product((0, 1), repeat=len(own)))
+        total += best - here
+    return sp.nsimplify(total)
+
+
+@pytest.mark.parametrize("pot", [3, 6, 9, 12])
+def test_skp_sample_points_have_exact_zero_nash_conv(pot):
+    from solvers.piecewise import solutions_at
+    g = get_game("skp")
+    sols = solutions_at(g, pot)
+    assert sols
+    for s in sols:
+        pt = s.sample()
+        assert _nash_conv_exact(g, pt, pot) == 0
+
+
+def test_non_equilibrium_has_positive_nash_conv():
+    g = get_game("skp")
+    assert _nash_conv_exact(g, {"b_J": 0, "c_K": 0, "d_Q": 0}, 9) > 0
+
+
+def test_equilibria_json_parses_with_sympify():
+    out = subprocess.run([sys.executable, "-m", "pokerdyn", "equilibria", "skp", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert data["game"] == "skp" and data["families"]
+    for f in data["families"]:
+        sp.sympify(f["p_interval"])
+        for v in f["strategy"].values():
+            sp.sympify(v)
+        for c in f["constraints"] + f["payoffs"]:
+            sp.sympify(c)
+
+
+def test_bad_input_gives_clear_errors():
+    b = GameBuilder("trivial", 1)
+    b.terminal([0])
+    with pytest.raises(GameError, match="no named parameters"):
+        conditions(b.build())
+    with pytest.raises(GameError, match="at most"):
+        conditions(get_game("kuhn3"))
+    r = subprocess.run([sys.executable, "-m", "pokerdyn", "equilibria", "skp", "--pot", "abc"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "not a number" in r.stderr
