@@ -100,8 +100,7 @@ def _pot_range(game: Game, pot: Any) -> tuple[dict, sp.Set | None]:
 def _table(expr: sp.Expr, gens: list[sp.Symbol], psym: sp.Symbol | None,
            deg: int) -> tuple[np.ndarray, np.ndarray]:
     """(monomial exponents, integer coefficient rows in P up to a positive factor)."""
-    poly = sp.Poly(expr, *gens)
-    terms = poly.terms()
+    terms = sp.Poly(expr, *gens).terms() if gens else [((), expr)]
     coeffs = [sp.Poly(c, psym).all_coeffs() if psym is not None else [c] for _, c in terms]
     fr = [[Fraction(int(sp.numer(a)), int(sp.denom(a))) for a in [0] * (deg - len(c)) + list(c)]
           for c in coeffs]
