@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "ode": "ODE dynamics of adaptive players: trajectories, equilibria, first integrals",
     "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
     "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
+    "export": "write a game in Gambit's .efg format with exact rationals",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 
