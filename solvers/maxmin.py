@@ -23,7 +23,7 @@ from itertools import product
 from typing import Any, Mapping, Sequence
 
 import sympy as sp
-from functools import cmp_to_key
+from functools import cmp_to_key, lru_cache
 
 from games import Game, GameError
 from games.exact_values import exact_number
@@ -88,13 +88,19 @@ class _RF:
         return None if s[1] == 0 else s[0] * s[1]
 
 
+@lru_cache(maxsize=None)
+def _algebraic(x: sp.Expr, var: sp.Symbol) -> tuple[sp.Poly, sp.Float]:
+    """(minimal polynomial over Q, 80-digit value) of an algebraic critical value."""
+    return sp.Poly(sp.minimal_polynomial(x, var), var, domain="QQ"), x.evalf(80)
+
+
 def _poly_sign(q: sp.Poly, x: sp.Expr) -> int:
     if x.is_Rational:
         return int(sp.sign(q.eval(x)))
-    m = sp.Poly(sp.minimal_polynomial(x, q.gens[0]), q.gens[0], domain="QQ")
+    m, xf = _algebraic(x, q.gens[0])
     if q.rem(m).is_zero:  # x is a root of q exactly when its minimal polynomial divides q
         return 0
-    return 1 if q.as_expr().subs(q.gens[0], x).evalf(60) > 0 else -1
+    return 1 if q.eval(xf) > 0 else -1  # nonzero, and far above 80-digit rounding here
 
 
 def _options(game: Game, cands: list[dict[str, _RF]]) -> list[list[tuple[int, ...]]]:
@@ -197,7 +203,10 @@ def maxmin(game: Game, candidates: Sequence[Mapping[str, Any]], pot: Any = None,
             samples = _samples(rng, _critical(bounds + diffs, rng))
         found = [_decide(p, joint, cands, options, piece, x, require_valid)
                  for piece, x in samples]
-        pieces.append(_merge(found) if psym is not None else tuple(found))
+        if isinstance(rng, sp.FiniteSet):  # one pot: the guaranteed value as a number
+            found = [MaxminPiece(f.interval, f.picks, f.value.subs(var, samples[0][1]),
+                                 f.leximin) for f in found]
+        pieces.append(_merge(found) if len(found) > 1 else tuple(found))
     return MaxminResult(tuple(tuple(o) for o in options), tuple(pieces))
 
 
