@@ -47,4 +47,14 @@ def exact_value(game: Game, expr: Any, subs: Mapping[str, sp.Rational]) -> sp.Ra
     return exact_number(expr.item() if hasattr(expr, "item") else expr)
 
 
-__all__ = ["exact_number", "exact_value", "exact_values"]
+def domain_interval(game: Game, name: str = "P") -> sp.Interval:
+    """The domain of game parameter ``name`` as an exact sympy Interval."""
+    dom = game.domains.get(name)
+    if dom is None:
+        return sp.Interval(-sp.oo, sp.oo)
+    lo = -sp.oo if dom.low == float("-inf") else sp.nsimplify(dom.low, rational=True)
+    hi = sp.oo if dom.high == float("inf") else sp.nsimplify(dom.high, rational=True)
+    return sp.Interval(lo, hi, dom.low_open, dom.high_open)
+
+
+__all__ = ["domain_interval", "exact_number", "exact_value", "exact_values"]

@@ -30,12 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 import sympy as sp
 
 from games import Game, GameError
+from games.exact_values import domain_interval, exact_number
 from games.strategy import param_symbols, symbolic_strategy
 from games.tree import DECISION
 
@@ -77,10 +78,7 @@ def _pot_range(game: Game, pot: Any) -> tuple[dict, sp.Set | None]:
         if pot is not None and not isinstance(pot, sp.Set):
             raise GameError(f"game {game.name!r} has no pot parameter P; got pot={pot!r}")
         return {}, None
-    dom = game.domains.get("P")
-    full = sp.Interval(sp.nsimplify(dom.low), sp.oo if np.isinf(dom.high) else
-                       sp.nsimplify(dom.high), dom.low_open, dom.high_open) if dom else \
-        sp.Interval(-sp.oo, sp.oo)
+    full = domain_interval(game, "P")
     if pot is None:
         return {}, full
     if isinstance(pot, sp.Set):
@@ -88,10 +86,7 @@ def _pot_range(game: Game, pot: Any) -> tuple[dict, sp.Set | None]:
         if sub.is_empty or not isinstance(sub, sp.Interval):
             raise GameError(f"pot range {pot} is not an interval inside the domain {full}")
         return {}, sub
-    try:
-        value = sp.Rational(str(pot)) if not isinstance(pot, sp.Basic) else sp.nsimplify(pot)
-    except (TypeError, ValueError):
-        raise GameError(f"pot={pot!r} is not a number") from None
+    value = exact_number(pot, "pot")
     if not full.contains(value):
         raise GameError(f"pot={pot} is outside the allowed range {full}")
     return {"P": value}, None
@@ -105,7 +100,9 @@ def _table(expr: sp.Expr, gens: list[sp.Symbol], psym: sp.Symbol | None,
     fr = [[Fraction(int(sp.numer(a)), int(sp.denom(a))) for a in [0] * (deg - len(c)) + list(c)]
           for c in coeffs]
     den = lcm(*[f.denominator for row in fr for f in row])
-    C = np.array([[int(f * den) for f in row] for row in fr], dtype=np.int64).reshape(-1, deg)
+    ints = [[int(f * den) for f in row] for row in fr]
+    big = sum(abs(a) for row in ints for a in row) >= 2**62  # exact Python ints then
+    C = np.array(ints, dtype=object if big else np.int64).reshape(-1, deg)
     return np.array([m for m, _ in terms], dtype=np.int64).reshape(len(terms), len(gens)), C
 
 

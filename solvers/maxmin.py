@@ -4,9 +4,9 @@ Each player ``p`` chooses which candidate's values of *p's own* parameters to pl
 others choose likewise, independently.  Candidates with equal values of p's parameters are
 one option for p (in SKP player 3's ``b_J = 2/P`` is shared by Solutions 2 and 3, so player 3
 has two options).  p's worst case for an option is the minimum of E_p over all the other
-players' option combinations; p's maxmin options are those with the largest worst case.  Ties are common (a player
-indifferent at the others' equilibrium values has the same worst case for every option), so
-the result also gives the **leximin** refinement: among the tied options, compare the sorted
+players' option combinations; p's maxmin options are those with the largest worst case.
+Ties are common (a player indifferent at the others' equilibrium values has the same worst
+case for every option), so the result also gives the **leximin** refinement: among the tied options, compare the sorted
 vectors of p's payoffs over the others' choices lexicographically (worst first, then the
 second worst, ...).
 
@@ -26,7 +26,7 @@ import sympy as sp
 from functools import cmp_to_key, lru_cache
 
 from games import Game, GameError
-from games.exact_values import exact_number
+from games.exact_values import domain_interval, exact_number
 from games.strategy import param_symbols
 
 from .symbolic_payoffs import symbolic_payoffs
@@ -150,9 +150,7 @@ def _samples(rng: sp.Interval, cuts: list[sp.Expr]) -> list[tuple[sp.Set, sp.Exp
 def _pot_range(game: Game, pot: Any, psym: sp.Symbol | None) -> sp.Set:
     if psym is None or (pot is not None and not isinstance(pot, sp.Set)):
         return sp.FiniteSet(exact_number(pot, "pot") if pot is not None else sp.Integer(0))
-    dom = game.domains["P"]
-    rng = sp.Interval(sp.nsimplify(dom.low), sp.oo if dom.high == float("inf") else
-                      sp.nsimplify(dom.high), dom.low_open, dom.high_open)
+    rng = domain_interval(game, "P")
     rng = rng.intersect(pot) if pot is not None else rng
     if not isinstance(rng, sp.Interval):
         raise GameError(f"pot range {pot} is not an interval inside the game's domain")
