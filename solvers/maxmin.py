@@ -6,9 +6,9 @@ one option for p (in SKP player 3's ``b_J = 2/P`` is shared by Solutions 2 and 3
 has two options).  p's worst case for an option is the minimum of E_p over all the other
 players' option combinations; p's maxmin options are those with the largest worst case.
 Ties are common (a player indifferent at the others' equilibrium values has the same worst
-case for every option), so the result also gives the **leximin** refinement: among the tied options, compare the sorted
-vectors of p's payoffs over the others' choices lexicographically (worst first, then the
-second worst, ...).
+case for every option), so the result also gives the **leximin** refinement: among the tied
+options, compare the sorted vectors of p's payoffs over the others' choices lexicographically
+(worst first, then the second worst, ...).
 
 With a symbolic pot the choice is piecewise in P: every expected payoff is a rational
 function of P, so the choice can only change where two of them cross (real roots of the
