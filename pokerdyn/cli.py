@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
     "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
     "equilibria": "equilibrium families, piecewise in the pot size P (exact)",
+    "export": "write a game in Gambit's .efg format with exact rationals",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

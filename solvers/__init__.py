@@ -14,3 +14,7 @@ from .sequence_form import SequenceForm, sequence_form
 
 __all__ += ["CFR", "Hedge", "LPResult", "SequenceForm", "cfr", "hedge", "sequence_form",
             "solve_lp"]
+from .dominance import DominanceResult, iterated_dominance, reduce_game
+from .maxmin import MaxminResult, maxmin
+
+__all__ += ["DominanceResult", "MaxminResult", "iterated_dominance", "maxmin", "reduce_game"]

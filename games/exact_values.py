@@ -1,0 +1,60 @@
+"""Exact parameter values: ``"15/2"``, ``"7.5"``, ``9`` or a sympy number -> sympy Rational,
+checked against the game's domains (for exact payoffs, export and dominance at a fixed pot)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import sympy as sp
+
+from .compiled import check_values
+from .tree import Game, GameError
+
+
+def exact_number(x: Any, what: str = "value") -> sp.Rational:
+    """``x`` as an exact rational: strings like ``"15/2"`` or ``"7.5"``, ints, floats (by their
+    shortest decimal, 0.1 -> 1/10) and sympy rationals; else GameError naming the value."""
+    if isinstance(x, sp.Basic):
+        if x.is_Rational:
+            return x
+        if x.is_number and x.is_finite:
+            return sp.nsimplify(x, rational=True)
+    try:
+        text = repr(float(x)) if isinstance(x, float) else str(x).strip()
+        value = sp.Rational(text)
+    except (TypeError, ValueError, SyntaxError, AttributeError):
+        raise GameError(f"{what}={x!r} is not a number") from None
+    return value
+
+
+def exact_values(game: Game, values: Mapping[str, Any]) -> dict[str, sp.Rational]:
+    """Every game parameter as an exact rational (``values`` or the game's defaults), checked
+    against the domains like :func:`games.compiled.check_values`."""
+    names = game.param_names
+    exact = {k: exact_number(v, k) for k, v in values.items()}
+    exact.update({k: exact_number(game.defaults[k], k) for k in names
+                  if k not in exact and k in game.defaults})
+    check_values(game, exact)
+    return {k: exact[k] for k in names}
+
+
+def exact_value(game: Game, expr: Any, subs: Mapping[str, sp.Rational]) -> sp.Rational:
+    """A payoff or probability of ``game`` (number or sympy expression) at exact ``subs``."""
+    if isinstance(expr, sp.Basic):
+        v = expr.subs({s: subs[s.name] for s in game.params if s.name in subs})
+        if not v.is_Rational:
+            raise GameError(f"{expr} is not a rational number at {dict(subs)}")
+        return v
+    return exact_number(expr.item() if hasattr(expr, "item") else expr)
+
+
+def domain_interval(game: Game, name: str = "P") -> sp.Interval:
+    """The domain of game parameter ``name`` as an exact sympy Interval."""
+    dom = game.domains.get(name)
+    if dom is None:
+        return sp.Interval(-sp.oo, sp.oo)
+    lo = -sp.oo if dom.low == float("-inf") else sp.nsimplify(dom.low, rational=True)
+    hi = sp.oo if dom.high == float("inf") else sp.nsimplify(dom.high, rational=True)
+    return sp.Interval(lo, hi, dom.low_open, dom.high_open)
+
+
+__all__ = ["domain_interval", "exact_number", "exact_value", "exact_values"]

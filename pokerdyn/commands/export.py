@@ -1,0 +1,45 @@
+"""Write a game to a file in another solver's format: Gambit's .efg with exact rationals
+(``--pot`` fixes P; games with a symbolic pot need it)."""
+from __future__ import annotations
+
+from games import GameError
+
+from .common import add_game_option_arguments, game_options
+
+FORMATS = ("efg",)
+
+
+def add_arguments(p) -> None:
+    p.add_argument("game")
+    p.add_argument("--pot", default=None, help="pot size P, exact (9, 15/2 or 7.5)")
+    p.add_argument("--format", required=True, help=f"output format ({', '.join(FORMATS)})")
+    p.add_argument("file", help="output file ('-' for stdout)")
+    add_game_option_arguments(p)
+
+
+def run(args) -> int:
+    import sys
+
+    from games.efg import to_efg_exact
+    from games.registry import make_game
+
+    if args.format not in FORMATS:
+        raise GameError(f"format={args.format!r} is not one of {', '.join(FORMATS)}")
+    game = make_game(args.game, **game_options(args))
+    values = {}
+    if args.pot is not None:
+        if "P" not in game.param_names:
+            raise GameError(f"game {game.name!r} has no pot parameter P (parameters: "
+                            f"{', '.join(game.param_names) or 'none'})")
+        values["P"] = args.pot
+    elif "P" in game.param_names and "P" not in game.defaults:
+        raise GameError(f"game {game.name!r} has a symbolic pot P: give it with --pot "
+                        "(e.g. --pot 9 or --pot 15/2)")
+    text = to_efg_exact(game, values)
+    if args.file == "-":
+        sys.stdout.write(text)
+    else:
+        with open(args.file, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        print(f"wrote {args.file} ({game.name}, {text.count(chr(10)) - 2} nodes)")
+    return 0
