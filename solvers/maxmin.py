@@ -248,3 +248,18 @@ def _merge(pieces: list[MaxminPiece]) -> tuple[MaxminPiece, ...]:
 
 
 __all__ = ["MaxminPiece", "MaxminResult", "maxmin"]
+
+
+def maxmin_of_equilibria(game: Game, pot: Any) -> tuple[list[dict[str, sp.Expr]], MaxminResult]:
+    """Maxmin choice among the game's own enumerated equilibria at ``pot`` (families without
+    free parameters, from :func:`solvers.piecewise.solutions_at`), in enumeration order.
+
+    Returns the candidate profiles (closed forms in P) and the :class:`MaxminResult` at that
+    pot.  Billingham sec. 3 applies this to SKP's three solutions for P > P*.
+    """
+    from .piecewise import solutions_at
+
+    candidates = [s.as_dict() for s in solutions_at(game, pot) if not s.free]
+    if not candidates:
+        raise GameError(f"game {game.name!r} has no isolated equilibrium at pot={pot}")
+    return candidates, maxmin(game, candidates, pot)
