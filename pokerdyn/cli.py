@@ -13,6 +13,7 @@ COMMANDS: dict[str, str] = {
     "games": "list the games and their parameters",
     "payoffs": "expected payoffs as polynomials in the named parameters",
     "solve": "solve a game numerically (fictitious play, ...)",
+    "equilibria": "exact equilibrium families, piecewise in the pot size P",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

@@ -1,0 +1,57 @@
+"""Equilibrium families of a game, exactly: without --pot, piecewise over the pot size P
+(each P interval or critical value with its families); with --pot, the families at that pot.
+Free parameters range over the set cut out by the listed constraints."""
+from __future__ import annotations
+
+from .common import emit_json
+
+
+def add_arguments(p) -> None:
+    p.add_argument("game")
+    p.add_argument("--pot", default=None, help="pot size P (exact: 2.5 means 5/2)")
+    p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
+
+
+def families(game_name: str, pot: str | None) -> tuple:
+    """(game, [(p_set, Solution), ...]) for the CLI: piecewise, or at one exact pot."""
+    import sympy as sp
+
+    from games import GameError
+    from solvers.enumeration import MAX_PARAMETERS
+    from solvers.piecewise import equilibrium_pieces, solutions_at
+
+    from .common import game_and_values
+
+    game, values = game_and_values(game_name, pot)
+    n = len(game.named)
+    if n == 0:
+        raise GameError(f"game {game.name!r} has no named parameters to enumerate")
+    if n > MAX_PARAMETERS:
+        raise GameError(f"game {game.name!r}: too many parameters to enumerate "
+                        f"({n} > {MAX_PARAMETERS})")
+    if pot is None:
+        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game) for s in pc.solutions]
+    v = sp.nsimplify(pot.strip(), rational=True)
+    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v)]
+
+
+def run(args) -> int:
+    from solvers.family_records import set_str, solution_record
+
+    game, fams = families(args.game, args.pot)
+    if args.json:
+        emit_json({"game": game.name, "families": [solution_record(s, f) for s, f in fams]})
+        return 0
+    last = None
+    for k, (p_set, sol) in enumerate(fams, 1):
+        where = set_str(p_set)
+        if where != last:
+            print(f"P in {where}:" if not p_set.is_FiniteSet else f"P = {where}:")
+            last = where
+        strat = ", ".join(f"{n} = {v}" for n, v in sol.strategy)
+        print(f"  family {k}: {strat}")
+        if sol.free:
+            print(f"    free: {', '.join(sol.free)}; constraints: "
+                  f"{', '.join(str(c) for c in sol.constraints) or 'none'}")
+        print("    payoffs: " + ", ".join(f"E{i + 1} = {e}" for i, e in enumerate(sol.payoffs)))
+    return 0
