@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "payoffs": "expected payoffs as polynomials in the named parameters",
     "solve": "solve a game numerically (fictitious play, ...)",
     "equilibria": "exact equilibrium families, piecewise in the pot size P",
+    "crosscheck": "cross-check the exact equilibrium families against fictitious play",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 
