@@ -29,6 +29,7 @@ from games import Game
 from games.compiled import CompiledGame, compile_game
 from games.strategy import param_symbols, params_from_strategy
 
+from .enumeration import pot_symbol
 from .fictitious_play import fictitious_play
 from .piecewise import Solution, solutions_at
 from .symbolic_payoffs import symbolic_payoffs
@@ -37,10 +38,12 @@ from .symbolic_payoffs import symbolic_payoffs
 def exact_nash_conv(game: Game, pot: Any, point: dict[str, Any]) -> sp.Expr:
     """Sum over players of the exact best-response gain at the profile ``point`` (name ->
     exact value) and pot ``pot``; sympy zero exactly at an equilibrium."""
-    values = {"P": sp.sympify(pot)} if any(s.name == "P" for s in game.params) else None
+    p = pot_symbol(game)
+    values = {"P": sp.sympify(pot)} if p is not None else None
     pays = symbolic_payoffs(game, values)
     syms = param_symbols(game)
-    at = {syms[k]: sp.sympify(v) for k, v in point.items()}
+    sub = {p: sp.sympify(pot)} if p is not None else {}
+    at = {syms[k]: sp.sympify(v).xreplace(sub) for k, v in point.items()}
     total = sp.Integer(0)
     for p, E in enumerate(pays):
         own = [syms[n.name] for n in game.named if game.owner(n.name) == p]

@@ -7,6 +7,9 @@ from typing import Any, Sequence
 
 import sympy as sp
 
+from games import Game
+from games.strategy import param_symbols
+
 from .piecewise import Piece, Solution
 
 
@@ -37,18 +40,16 @@ def pieces_records(pieces: Sequence[Piece]) -> list[dict[str, Any]]:
     return [solution_record(pc.p_set, s) for pc in pieces for s in pc.solutions]
 
 
-def _real(text: str, names: Sequence[str]) -> sp.Expr:
-    """Parse with the package's real symbols (``P`` and the named parameters)."""
-    local = {n: sp.Symbol(n, real=True) for n in names}
-    return sp.sympify(text, locals=local)
-
-
-def record_family(rec: dict[str, Any]) -> dict[str, Any]:
+def record_family(rec: dict[str, Any], game: Game) -> dict[str, Any]:
     """A record parsed back: p_set (Set), strategy (name -> Expr), free, constraints,
-    payoffs, with real symbols so the expressions compare equal to the enumeration's."""
-    names = ["P", *rec["strategy"], *rec["free"]]
+    payoffs, in ``game``'s own symbols so they compare equal to the enumeration's."""
+    local = {str(s): s for s in game.params} | {str(k): v for k, v in param_symbols(game).items()}
+
+    def parse(text: str) -> sp.Expr:
+        return sp.sympify(text, locals=local)
+
     return {"p_set": parse_set(rec["p_interval"]),
-            "strategy": {k: _real(v, names) for k, v in rec["strategy"].items()},
+            "strategy": {k: parse(v) for k, v in rec["strategy"].items()},
             "free": tuple(rec["free"]),
-            "constraints": tuple(_real(c, names) for c in rec["constraints"]),
-            "payoffs": tuple(_real(e, names) for e in rec["payoffs"])}
+            "constraints": tuple(parse(c) for c in rec["constraints"]),
+            "payoffs": tuple(parse(e) for e in rec["payoffs"])}
