@@ -7,6 +7,10 @@ from types import ModuleType
 
 FIGURES: dict[str, str] = {
     "fp_convergence": "figures.fp_convergence",
+    "kuhn3_third_frequencies": "figures.kuhn3_third_frequencies",
+    "kuhn3_third_expectations": "figures.kuhn3_third_expectations",
+    "skp_solutions": "figures.skp_solutions",
+    "skp_expectations": "figures.skp_expectations",
 }
 
 
