@@ -2,8 +2,9 @@
 (alternating schedule) from random starts; per run the max-norm distance over the named
 parameters from its average strategy to the nearest enumerated family (free parameters
 optimised under the constraints) and its NashConv; per family the exact NashConv of a sample
-point (must be 0).  A run farther than --tol from every family, or a nonzero exact NashConv,
-is a failure: exit code 1."""
+point (must be 0).  Families are numbered from 1 in the table, as in `pokerdyn equilibria
+GAME --pot P`; JSON indices are 0-based list positions.  A run farther than --tol from every
+family, or a nonzero exact NashConv, is a failure: exit code 1."""
 from __future__ import annotations
 
 from .common import emit_json, parse_float, parse_list
@@ -52,7 +53,7 @@ def run(args) -> int:
     print(f"{game.name}: FP ({iters} iterations, alternating) from {starts} random starts "
           f"(seed {seed}); distance = max-norm over named parameters to the nearest family")
     print(f"{'pot':>6} {'families':>8} {'exact NashConv':>15} {'max dist':>10} "
-          f"{'max FP NashConv':>16} {'nearest (runs)':>16}")
+          f"{'max FP NashConv':>16} {'family:runs':>16}")
     for pc in result:
         nc = ",".join(str(f["nash_conv_exact"]) for f in pc.families)
         near: dict[int, int] = {}
@@ -62,7 +63,7 @@ def run(args) -> int:
         print(f"{pc.pot:>6g} {len(pc.families):>8} {nc:>15} "
               f"{max(r.distance for r in pc.runs):>10.2e} "
               f"{max(r.nash_conv for r in pc.runs):>16.2e} "
-              f"{' '.join(f'{k}:{v}' for k, v in sorted(near.items())):>16}"
+              f"{' '.join(f'{k + 1}:{v}' for k, v in sorted(near.items())):>16}"
               + (f"  FAILURE: starts {far} far from every family" if far else ""))
     print("all runs near an enumerated family; every sample exact NashConv 0" if not failures
           else f"{failures} failure(s)")
