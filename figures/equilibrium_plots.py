@@ -65,9 +65,7 @@ def value_range(fam: dict[str, Any], expr: sp.Expr, pots: np.ndarray,
                 p: sp.Symbol | None, subs: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Min and max of ``expr`` over the family at each pot (NaN where it is empty)."""
     expr = sp.sympify(expr).xreplace(subs or {})
-    free = [y for y in (sp.Symbol(n, real=True) for n in fam["free"])]
-    syms = {str(s): s for s in expr.free_symbols}
-    free = [syms.get(str(y), y) for y in free]
+    free = [sp.Symbol(n, real=True) for n in fam["free"]]  # as games.strategy.param_symbols
     rows = [_linear(c.xreplace(subs or {}), free) for c in fam["constraints"]]
     rows = [r for r in rows if any(v != 0 for v in r)]
     args = [p] if p is not None else []
