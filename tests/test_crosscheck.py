@@ -120,6 +120,9 @@ def test_equilibria_json_strings_parse(capsys, argv):
     rc, obj = _json(capsys, ["equilibria", *argv, "--json"])
     assert rc == 0 and obj["game"] == argv[0] and obj["families"]
     _check_parses(obj)
+    if argv == ["kuhn"]:  # Kuhn (1950): player 1's value is -1/18 on the whole family
+        assert all(sp.simplify(sp.sympify(f["payoffs"][0]) + sp.Rational(1, 18)) == 0
+                   for f in obj["families"])
 
 
 def test_equilibria_json_round_trips_skp_pieces(capsys):
