@@ -63,21 +63,32 @@ def _linear(rel: sp.Basic, free: Sequence[sp.Symbol]) -> tuple[sp.Expr, ...]:
 
 def value_range(fam: dict[str, Any], expr: sp.Expr, pots: np.ndarray,
                 p: sp.Symbol | None, subs: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Min and max of ``expr`` over the family at each pot (NaN where it is empty)."""
-    expr = sp.sympify(expr).xreplace(subs or {})
-    free = [sp.Symbol(n, real=True) for n in fam["free"]]  # as games.strategy.param_symbols
-    rows = [_linear(c.xreplace(subs or {}), free) for c in fam["constraints"]]
-    rows = [r for r in rows if any(v != 0 for v in r)]
-    args = [p] if p is not None else []
+    """Min and max of ``expr`` over the family at each pot (NaN where it is empty): exact
+    LP over the free parameters when the constraints are affine in them, else the extremes
+    over 4000 seeded random points of the free box that satisfy the constraints."""
+    subs = subs or {}
+    expr = sp.sympify(expr).xreplace(subs)
+    free = [y for y in (sp.Symbol(n, real=True) for n in fam["free"])  # as param_symbols
+            if y not in subs]
+    cons = [c.xreplace(subs) for c in fam["constraints"]]
     lo, hi = np.full(len(pots), np.nan), np.full(len(pots), np.nan)
-    if not free or not (expr.free_symbols & set(free)):
-        f = sp.lambdify(args + free, expr, "numpy")
-        mid = np.array([0.5] * len(free))
-        for i, v in enumerate(pots):
-            lo[i] = hi[i] = float(f(*([v] if p is not None else []), *mid))
+    if any(c is sp.false for c in cons):
         return lo, hi
-    c = [expr.coeff(y, 1) for y in free]
-    c0 = sp.expand(expr - sum(a * y for a, y in zip(c, free)))
+    cons = [c for c in cons if c is not sp.true]
+    args = [p] if p is not None else []
+    if not (expr.free_symbols & set(free)):
+        f = sp.lambdify(args, expr, "numpy")
+        for i, v in enumerate(pots):
+            lo[i] = hi[i] = float(f(*([v] if p is not None else [])))
+        return lo, hi
+    try:
+        rows = [r for r in (_linear(c, free) for c in cons) if any(v != 0 for v in r)]
+        c = [expr.coeff(y, 1) for y in free]
+        c0 = sp.expand(expr - sum(a * y for a, y in zip(c, free)))
+        if c0.free_symbols & set(free):
+            raise ValueError("objective not affine")
+    except ValueError:
+        return _sampled_range(cons, expr, free, pots, args)
     fc = sp.lambdify(args, c + [c0], "numpy")
     fa = sp.lambdify(args, [list(r) for r in rows] or [[0] * (len(free) + 1)], "numpy")
     for i, v in enumerate(pots):
@@ -89,6 +100,23 @@ def value_range(fam: dict[str, Any], expr: sp.Expr, pots: np.ndarray,
                           bounds=[(0, 1)] * len(free), method="highs")
             if res.status == 0:
                 out[i] = sgn * res.fun + cc[-1]
+    return lo, hi
+
+
+def _sampled_range(cons, expr, free, pots, args):
+    ys = np.random.default_rng(0).random((4000, len(free)))
+    f = sp.lambdify(args + free, expr, "numpy")
+    gs = [sp.lambdify(args + free, c.lhs - c.rhs if isinstance(c, (sp.Gt, sp.Ge))
+                      else c.rhs - c.lhs, "numpy") for c in cons]
+    lo, hi = np.full(len(pots), np.nan), np.full(len(pots), np.nan)
+    for i, v in enumerate(pots):
+        pv = [np.full(len(ys), v)] if args else []
+        ok = np.ones(len(ys), bool)
+        for g in gs:
+            ok &= np.asarray(g(*pv, *ys.T)) >= 0
+        if ok.any():
+            vals = np.broadcast_to(np.asarray(f(*pv, *ys.T), float), ok.shape)[ok]
+            lo[i], hi[i] = vals.min(), vals.max()
     return lo, hi
 
 

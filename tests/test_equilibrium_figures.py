@@ -44,3 +44,16 @@ def test_kuhn3_third_figures_mark_2_5_and_pstar(tmp_path):
         assert any(sp.simplify(c - v) == 0 for c in crit), v
     res = load("kuhn3_third_expectations").main(tmp_path, quick=True)
     assert res.numbers["enumeration"] == "cached" and res.files[0].exists()
+
+
+def test_range_of_a_dependent_parameter_in_a_continuum():
+    # The shape of Billingham's kuhn3-third families: only b_J + b_Q is fixed (say s(P) =
+    # 2/P), b_J free in [0, s].  Then b_Q = s - b_J ranges over [0, s] at each P, and a
+    # substituted free parameter (as c_Q = 0 in Fig. 3) collapses the range to a point.
+    P, bj = sp.Symbol("P", positive=True), sp.Symbol("b_J", real=True)
+    fam = {"free": ("b_J",), "constraints": (sp.Ge(bj, 0), sp.Le(bj, 2 / P))}
+    pots = np.array([3.0, 9.0])
+    lo, hi = value_range(fam, 2 / P - bj, pots, P)
+    assert np.allclose(lo, 0) and np.allclose(hi, 2 / pots)
+    lo, hi = value_range(fam, 2 / P - bj, pots, P, subs={bj: sp.Rational(1, 9)})
+    assert np.allclose(lo, 2 / pots - 1 / 9) and np.allclose(hi, lo)
