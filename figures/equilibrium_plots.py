@@ -78,8 +78,11 @@ def value_range(fam: dict[str, Any], expr: sp.Expr, pots: np.ndarray,
     args = [p] if p is not None else []
     if not (expr.free_symbols & set(free)):
         f = sp.lambdify(args, expr, "numpy")
+        only_p = [sp.lambdify(args, c, "numpy") for c in cons if not (c.free_symbols & set(free))]
         for i, v in enumerate(pots):
-            lo[i] = hi[i] = float(f(*([v] if p is not None else [])))
+            pv = [v] if p is not None else []
+            if all(bool(g(*pv)) for g in only_p):
+                lo[i] = hi[i] = float(f(*pv))
         return lo, hi
     try:
         rows = [r for r in (_linear(c, free) for c in cons) if any(v != 0 for v in r)]

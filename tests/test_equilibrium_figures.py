@@ -57,3 +57,5 @@ def test_range_of_a_dependent_parameter_in_a_continuum():
     assert np.allclose(lo, 0) and np.allclose(hi, 2 / pots)
     lo, hi = value_range(fam, 2 / P - bj, pots, P, subs={bj: sp.Rational(1, 9)})
     assert np.allclose(lo, 2 / pots - 1 / 9) and np.allclose(hi, lo)
+    lo, _ = value_range(fam, 2 / P - bj, np.array([30.0]), P, subs={bj: sp.Rational(1, 9)})
+    assert np.isnan(lo[0])  # 1/9 > 2/30: the family is empty there
