@@ -24,6 +24,8 @@ FIGURES: dict[str, str] = {
     "billingham_fig16": "figures.billingham_fig16",
     "billingham_fig17": "figures.billingham_fig17",
     "alliance_transfer": "figures.alliance_transfer",
+    "skp_solutions": "figures.skp_solutions",
+    "skp_expectations": "figures.skp_expectations",
 }
 
 

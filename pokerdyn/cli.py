@@ -18,8 +18,9 @@ COMMANDS: dict[str, str] = {
     "ode": "ODE dynamics of adaptive players: trajectories, equilibria, first integrals",
     "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
     "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
-    "equilibria": "equilibrium families, piecewise in the pot size P (exact)",
     "export": "write a game in Gambit's .efg format with exact rationals",
+    "equilibria": "exact equilibrium families, piecewise in the pot size P",
+    "crosscheck": "cross-check the exact equilibrium families against fictitious play",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
 

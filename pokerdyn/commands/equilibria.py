@@ -1,47 +1,57 @@
-"""Equilibrium families of a game, piecewise in the pot size P (exact, sympy), or at one pot
-(--pot).  JSON: {"game", "families": [{"p_interval", "strategy", "free", "constraints",
-"payoffs"}]}; every string parses with sympy.sympify."""
+"""Equilibrium families of a game, exactly: without --pot, piecewise over the pot size P
+(each P interval or critical value with its families); with --pot, the families at that pot.
+Free parameters range over the set cut out by the listed constraints."""
 from __future__ import annotations
 
-from .common import emit_json, game_and_values
+from .common import emit_json
 
 
 def add_arguments(p) -> None:
     p.add_argument("game")
-    p.add_argument("--pot", default=None, help="pot size P (default: every P)")
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--pot", default=None, help="pot size P (exact: 2.5 means 5/2)")
+    p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
 
 
-def families_json(game, pot=None) -> list[dict]:
+def families(game_name: str, pot: str | None) -> tuple:
+    """(game, [(p_set, Solution), ...]) for the CLI: piecewise, or at one exact pot."""
     import sympy as sp
 
+    from games import GameError
+    from solvers.enumeration import MAX_PARAMETERS
     from solvers.piecewise import equilibrium_pieces, solutions_at
 
+    from .common import game_and_values
+
+    game, values = game_and_values(game_name, pot)
+    n = len(game.named)
+    if n == 0:
+        raise GameError(f"game {game.name!r} has no named parameters to enumerate")
+    if n > MAX_PARAMETERS:
+        raise GameError(f"game {game.name!r}: too many parameters to enumerate "
+                        f"({n} > {MAX_PARAMETERS})")
     if pot is None:
-        pieces = [(pc.p_set, pc.solutions) for pc in equilibrium_pieces(game)]
-    else:
-        v = sp.nsimplify(pot, rational=True)
-        pieces = [(sp.FiniteSet(v), solutions_at(game, v))]
-    out = []
-    for pset, sols in pieces:
-        for s in sols:
-            out.append({"p_interval": str(pset),
-                        "strategy": {k: str(v) for k, v in s.strategy},
-                        "free": list(s.free),
-                        "constraints": [str(c) for c in s.constraints],
-                        "payoffs": [str(e) for e in s.payoffs]})
-    return out
+        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game) for s in pc.solutions]
+    v = sp.nsimplify(pot.strip(), rational=True)
+    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v)]
 
 
 def run(args) -> int:
-    game, values = game_and_values(args.game, args.pot)
-    fams = families_json(game, args.pot)
+    from solvers.family_records import set_str, solution_record
+
+    game, fams = families(args.game, args.pot)
     if args.json:
-        emit_json({"game": game.name, "families": fams})
+        emit_json({"game": game.name, "families": [solution_record(s, f) for s, f in fams]})
         return 0
-    for f in fams:
-        print(f"P in {f['p_interval']}: " + ", ".join(f"{k}={v}" for k, v in f["strategy"].items()))
-        if f["constraints"]:
-            print(f"    free {', '.join(f['free'])}: {'; '.join(f['constraints'])}")
-        print(f"    payoffs: {', '.join(f['payoffs'])}")
+    last = None
+    for k, (p_set, sol) in enumerate(fams, 1):
+        where = set_str(p_set)
+        if where != last:
+            print(f"P in {where}:" if not p_set.is_FiniteSet else f"P = {where}:")
+            last = where
+        strat = ", ".join(f"{n} = {v}" for n, v in sol.strategy)
+        print(f"  family {k}: {strat}")
+        if sol.free:
+            print(f"    free: {', '.join(sol.free)}; constraints: "
+                  f"{', '.join(str(c) for c in sol.constraints) or 'none'}")
+        print("    payoffs: " + ", ".join(f"E{i + 1} = {e}" for i, e in enumerate(sol.payoffs)))
     return 0
