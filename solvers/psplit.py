@@ -186,13 +186,25 @@ def _univariate_candidates(cons: Sequence[Constraint], x: sp.Symbol) -> list[sp.
         for part in (num, den):
             part = sp.expand(part)
             if x in part.free_symbols:
-                roots += list(_poly_roots(part, x))
+                roots += _real_roots(part, x)
     roots = merge_points(roots)
     if not roots:
         return [], [sp.S.Zero]
     between = [sp.floor(roots[0]) - 1, sp.floor(roots[-1]) + 1]
     between += [rational_between(a, b) for a, b in zip(roots, roots[1:])]
     return roots, between
+
+
+def _real_roots(expr: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """Real roots of a univariate polynomial with rational or algebraic coefficients."""
+    try:
+        return list(_poly_roots(expr, x))
+    except NotImplementedError:  # algebraic coefficients: roots in radicals
+        out = []
+        for r in sp.roots(sp.Poly(expr, x)):
+            if r.is_real or abs(sp.N(sp.im(r), 50)) < sp.Float(10) ** -40:
+                out.append(sp.re(r) if not r.is_real else r)
+        return out
 
 
 def _holds(cons: Sequence[Constraint], x: sp.Symbol, v: sp.Expr) -> bool:
