@@ -415,6 +415,9 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                 else:
                     v = full.get(c.symbol, c.symbol)
                     cons += [(v, False), (1 - v, False)]
+                    res = sp.cancel(g) if g.free_symbols else g
+                    if res != 0:  # an equation the solver did not use: keep it (g = 0)
+                        cons += [(res, False), (-res, False)]
             cons = [(sp.expand(e), s) for e, s in cons]
             if any(e.has(sp.zoo, sp.nan, sp.oo, sp.I) for e, _ in cons):
                 continue  # a 'coefficient != 0' branch whose coefficient vanished

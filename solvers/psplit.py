@@ -255,7 +255,7 @@ def witness(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], steps: int = 12
         for f, strict in fs:
             try:
                 v = sign(f(*pt))
-            except (ZeroDivisionError, TypeError):
+            except (ZeroDivisionError, TypeError, ValueError):  # 0/0 or a pole
                 ok = False
                 break
             if v < 0 or (v == 0 and strict):
