@@ -24,6 +24,8 @@ FIGURES: dict[str, str] = {
     "billingham_fig16": "figures.billingham_fig16",
     "billingham_fig17": "figures.billingham_fig17",
     "alliance_transfer": "figures.alliance_transfer",
+    "kuhn3_third_frequencies": "figures.kuhn3_third_frequencies",
+    "kuhn3_third_expectations": "figures.kuhn3_third_expectations",
     "skp_solutions": "figures.skp_solutions",
     "skp_expectations": "figures.skp_expectations",
 }

@@ -34,7 +34,7 @@ from games import Game, GameError
 from games.strategy import param_symbols, symbolic_strategy
 from games.tree import DECISION
 
-from . import psplit
+from . import float_filter, psplit
 from .symbolic_payoffs import symbolic_payoffs
 
 MAX_PARAMETERS = 16
@@ -415,6 +415,9 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                 else:
                     v = full.get(c.symbol, c.symbol)
                     cons += [(v, False), (1 - v, False)]
+                    res = sp.cancel(g) if g.free_symbols else g
+                    if res != 0:  # an equation the solver did not use: keep it (g = 0)
+                        cons += [(res, False), (-res, False)]
             cons = [(sp.expand(e), s) for e, s in cons]
             if any(e.has(sp.zoo, sp.nan, sp.oo, sp.I) for e, _ in cons):
                 continue  # a 'coefficient != 0' branch whose coefficient vanished
@@ -471,8 +474,13 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
     out = enumerate_families(game, {"P": value}, fixed, conds, {}, list(uniq.values()))
     for fam in generic:
         sub = {p: value}
-        if not _float_ok(fam, p, fv):
+        if float_filter.pot_only_fails(fam.constraints, p, fv):
             continue
+        st, q = float_filter.status(fam.constraints, fam.free_symbols(), p, fv)
+        if st == "infeasible":
+            continue
+        witnessed = st == "witness" and float_filter.confirm(
+            fam.constraints, fam.free_symbols()[0], q, p, value)
         cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
         if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
             continue
@@ -480,7 +488,7 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
             if any(not _always(e, s) for e, s in cons if not e.free_symbols):
                 continue
             cons = [(e, s) for e, s in cons if e.free_symbols]
-            if not psplit.feasible(cons, fam.free_symbols()):
+            if not witnessed and not psplit.feasible(cons, fam.free_symbols()):
                 continue
         except ValueError:
             continue
@@ -490,18 +498,3 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
 
 
 _CONDS: dict = {}
-
-
-def _float_ok(fam: Family, p: sp.Symbol, fv: float) -> bool:
-    """Quick rejection: a constraint without free parameters that fails by a wide margin in
-    floating point at ``P = fv`` (anything closer is decided exactly)."""
-    for e, _ in fam.constraints:
-        if e.free_symbols - {p}:
-            continue
-        try:
-            v = complex(e.evalf(15, subs={p: fv}))
-        except (TypeError, ValueError, ZeroDivisionError):
-            return True
-        if v.imag == 0 and v.real < -1e-9:
-            return False
-    return True

@@ -19,7 +19,7 @@ import sympy as sp
 
 from games import Game, GameError
 
-from . import psplit
+from . import float_filter, psplit
 from .enumeration import Family, enumerate_families, families_at_point, pot_symbol
 from .symbolic_payoffs import symbolic_payoffs
 
@@ -69,8 +69,19 @@ def _constraint_polys(fam: Family, p: sp.Symbol) -> list[sp.Expr]:
 
 
 def _feasible_on(fam: Family, p: sp.Symbol, sample: sp.Expr) -> bool:
+    if float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, float(sample)):
+        return False
     cons = [(sp.expand(e.xreplace({p: sample})), s) for e, s in fam.constraints]
     return psplit.feasible(cons, fam.free_symbols())
+
+
+def _relevant(fam: Family, p: sp.Symbol, r: sp.Expr) -> bool:
+    """Whether a root ``r`` of one of ``fam``'s polynomials can change ``fam``'s status:
+    not when ``fam`` fails at ``r`` by a clear floating-point margin (then it fails on a
+    neighbourhood of ``r`` too, so ``r`` is no critical value for it)."""
+    fr = float(sp.N(r, 20))
+    return not (float_filter.pot_only_fails(fam.constraints, p, fr)
+                or float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, fr))
 
 
 def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: sp.Expr | None,
@@ -183,7 +194,7 @@ def _refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
                     memo[mk] = [r for d in ds for r in _roots(d, p)]
                 lo, hi = float(sp.N(pc.low, 20)), float(sp.N(pc.high, 20)) if pc.high is not sp.oo else float("inf")
                 for r, fr in memo[mk]:
-                    if lo - 1e-9 < fr < hi + 1e-9 and psplit.sign(r - pc.low) > 0 and (
+                    if lo - 1e-9 < fr < hi + 1e-9 and _relevant(fam, p, r) and psplit.sign(r - pc.low) > 0 and (
                             pc.high is sp.oo or psplit.sign(pc.high - r) > 0):
                         new.add(r)
         fl = [float(sp.N(q, 20)) for q in points]
@@ -195,9 +206,26 @@ def _refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
     return psplit.merge_points(points)
 
 
+def _canon(e: sp.Expr) -> str:
+    """A canonical string of an exact expression (radicals rationalized, then cancelled)."""
+    e = sp.sympify(e)
+    if any(a.exp.is_Rational and a.exp.q != 1 for a in e.atoms(sp.Pow)):
+        e = sp.expand(sp.radsimp(e))
+    return sp.srepr(sp.cancel(e))
+
+
+def _canon_rel(c: sp.Basic) -> tuple:
+    if isinstance(c.lhs, sp.Symbol) and not (c.rhs.free_symbols - {sp.Symbol("P")}):
+        return (c.lhs.name, type(c).__name__, _canon(c.rhs))
+    e = sp.expand(c.lhs - c.rhs)
+    xs = sorted(e.free_symbols, key=lambda s: s.name)
+    lead = next((e.coeff(x, 1) for x in xs if e.coeff(x, 1).is_number and e.coeff(x, 1) != 0), 1)
+    return ("", type(c).__name__, _canon(e / abs(lead)))
+
+
 def _key(sol: Solution) -> tuple:
-    return (tuple((k, sp.srepr(sp.simplify(v))) for k, v in sol.strategy),
-            frozenset(str(c) for c in sol.constraints))
+    return (tuple((k, _canon(v)) for k, v in sol.strategy),
+            frozenset(_canon_rel(c) for c in sol.constraints))
 
 
 _CACHE: dict[tuple, list[Piece]] = {}
@@ -225,7 +253,7 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
     roots = {r for r, _ in critical.values()}
     for fam in gen:
         for c in _constraint_polys(fam, p):
-            roots.update(psplit.positive_roots(c, p))
+            roots.update(r for r in psplit.positive_roots(c, p) if _relevant(fam, p, r))
     points = _refine(gen, p, set(psplit.merge_points(roots)))
     out = []
     for pc in psplit.pieces(points):

@@ -24,13 +24,26 @@ def sign(expr: sp.Expr) -> int:
     algebraic numbers such as ``5/2 + sqrt(73)/2``)."""
     e = sp.sympify(expr)
     if e.is_Rational:
-        return int(sp.sign(e))
+        return (e.p > 0) - (e.p < 0)
+    return _sign_irrational(e)
+
+
+@lru_cache(maxsize=65536)
+def _sign_irrational(e: sp.Expr) -> int:
+    """Sign of a non-rational number: 30-digit evaluation when clearly away from zero (an
+    error bound far below the margin), exact simplification otherwise."""
+    try:
+        v = sp.N(e, 30)
+        if v.is_real and v.is_Number and abs(v) > sp.Float(10) ** -20:
+            return 1 if v > 0 else -1
+    except (TypeError, ValueError):
+        pass
     e = sp.radsimp(sp.expand(e))
     if e.is_Rational:
         return int(sp.sign(e))
     v = sp.N(e, 60)
     if not v.is_real:
-        raise ValueError(f"{expr} is not a real number")
+        raise ValueError(f"{e} is not a real number")
     if abs(v) > sp.Float(10) ** -45:
         return 1 if v > 0 else -1
     return 0 if e.equals(0) else (1 if sp.N(e, 200) > 0 else -1)
@@ -163,14 +176,54 @@ def eliminate(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], sign_of=sign,
     return cur
 
 
-def _univariate_set(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Set:
-    """Exact solution set in one variable of numeric rational (not necessarily affine)
-    constraints."""
-    out: sp.Set = sp.S.Reals
+def _univariate_candidates(cons: Sequence[Constraint], x: sp.Symbol) -> list[sp.Expr]:
+    """Points that represent every piece of the solution set of numeric rational constraints
+    in one variable: the real roots of all numerators and denominators, a rational between
+    consecutive roots and one beyond each end (signs are constant in between)."""
+    roots: list[sp.Expr] = []
+    for e, _ in cons:
+        num, den = sp.fraction(sp.together(e))
+        for part in (num, den):
+            part = sp.expand(part)
+            if x in part.free_symbols:
+                roots += _real_roots(part, x)
+    roots = merge_points(roots)
+    if not roots:
+        return [], [sp.S.Zero]
+    between = [sp.floor(roots[0]) - 1, sp.floor(roots[-1]) + 1]
+    between += [rational_between(a, b) for a, b in zip(roots, roots[1:])]
+    return roots, between
+
+
+def _real_roots(expr: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
+    """Real roots of a univariate polynomial with rational or algebraic coefficients."""
+    try:
+        return list(_poly_roots(expr, x))
+    except NotImplementedError:  # algebraic coefficients: roots in radicals
+        out = []
+        for r in sp.roots(sp.Poly(expr, x)):
+            if r.is_real or abs(sp.N(sp.im(r), 50)) < sp.Float(10) ** -40:
+                out.append(sp.re(r) if not r.is_real else r)
+        return out
+
+
+def _holds(cons: Sequence[Constraint], x: sp.Symbol, v: sp.Expr) -> bool:
     for e, strict in cons:
-        rel = sp.Gt(sp.together(e), 0) if strict else sp.Ge(sp.together(e), 0)
-        out = sp.Intersection(out, sp.solveset(rel, x, sp.S.Reals))
-    return out
+        num, den = sp.fraction(sp.together(e))
+        d = sign(den.xreplace({x: v}))
+        if d == 0:
+            return False
+        s = sign(num.xreplace({x: v})) * d
+        if s < 0 or (s == 0 and strict):
+            return False
+    return True
+
+
+def _univariate_point(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Expr | None:
+    """An exact point satisfying numeric rational constraints in one variable (None if
+    there is none); a point inside an interval of solutions where there is one."""
+    roots, between = _univariate_candidates(cons, x)
+    return next((v for v in between + roots if _holds(cons, x, v)), None)
 
 
 def feasible(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
@@ -181,7 +234,7 @@ def feasible(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
     except ValueError:
         if len(xs) != 1:
             return witness(cons, xs) is not None
-        return _univariate_set(cons, xs[0]) is not sp.S.EmptySet
+        return _univariate_point(cons, xs[0]) is not None
     for e, strict in reduced:
         s = sign(e)
         if s < 0 or (s == 0 and strict):
@@ -202,7 +255,7 @@ def witness(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], steps: int = 12
         for f, strict in fs:
             try:
                 v = sign(f(*pt))
-            except (ZeroDivisionError, TypeError):
+            except (ZeroDivisionError, TypeError, ValueError):  # 0/0 or a pole
                 ok = False
                 break
             if v < 0 or (v == 0 and strict):
@@ -227,12 +280,8 @@ def interior_point(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> dict:
         try:
             _affine(sp.Add(*[e for e, _ in cons]), xs)
         except ValueError:
-            st = _univariate_set(cons, xs[0])
-            iv = st.args[0] if isinstance(st, sp.Union) else st
-            if isinstance(iv, sp.FiniteSet):
-                return {xs[0]: min(iv, key=lambda v: float(v))}
-            a, b = iv.inf, iv.sup
-            return {xs[0]: (a + b) / 2 if b is not sp.oo else a + 1}
+            v = _univariate_point(cons, xs[0])
+            return {} if v is None else {xs[0]: v}
     for k in range(len(xs)):
         x = xs[k]
         reduced = eliminate(cur, xs[k + 1:])
