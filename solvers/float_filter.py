@@ -120,9 +120,10 @@ def pot_only_fails(cons: Sequence[psplit.Constraint], p: sp.Symbol, fv: float) -
         if e.free_symbols - {p}:
             continue
         try:
-            v = complex(e.evalf(15, subs={p: fv}))
-        except (TypeError, ValueError, ZeroDivisionError):
-            return False
-        if v.imag == 0 and v.real < -1e-9:
+            fn, fd = _float_polys(e, _NONE, p)
+            v = fn(fv)[-1] / fd(fv)[-1]
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError):
+            continue
+        if v < -1e-9:
             return True
     return False
