@@ -114,7 +114,7 @@ class PotCheck:
     families: tuple[dict[str, Any], ...]  # index, sample (name -> Expr), nash_conv_exact
 
 
-def crosscheck(game: Game, pots: Sequence[float], starts: int = 10, iterations: int = 5_000,
+def crosscheck(game: Game, pots: Sequence[float], starts: int = 10, iterations: int = 20_000,
                seed: int = 0, schedule: str = "alternating") -> list[PotCheck]:
     """Fictitious play from ``starts`` random profiles per pot against the exact families.
 

@@ -38,7 +38,9 @@ def test_kuhn3_third_fp_runs_end_near_a_family():
     # form continua at every P: distance to the SET (free parameters optimised).
     game = get_game("kuhn3-third")
     equilibrium_pieces(game)
-    result = crosscheck(game, POTS, starts=10, iterations=2000, seed=1)
+    # 2000 iterations leave distances up to 0.055 at P = 12 (NashConv 2e-3): FP's average
+    # approaches the continua like 1/t, so 20000 iterations (max distance 0.007) are used.
+    result = crosscheck(game, POTS, starts=10, iterations=20000, seed=1)
     for pc in result:
         assert max(r.distance for r in pc.runs) < 1e-2, pc.pot
         assert all(f["nash_conv_exact"] is sp.S.Zero for f in pc.families)

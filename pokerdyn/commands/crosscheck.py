@@ -14,7 +14,7 @@ def add_arguments(p) -> None:
     p.add_argument("game")
     p.add_argument("--pots", default="1.5,2,3,5,6,9,12", help="comma-separated pot sizes")
     p.add_argument("--starts", default="10", help="random starts per pot (default 10)")
-    p.add_argument("--iterations", default="5000", help="FP iterations per run (default 5000)")
+    p.add_argument("--iterations", default="20000", help="FP iterations per run (default 20000)")
     p.add_argument("--seed", default="0", help="seed of the random starts (default 0)")
     p.add_argument("--tol", default="1e-2", help="distance counted as a failure (default 1e-2)")
     p.add_argument("--json", action="store_true", help="print JSON")
