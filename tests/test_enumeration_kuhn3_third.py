@@ -14,15 +14,14 @@ Discrepancies with the printed paper (the tree decides, see the tests' comments)
 - (11) prints E2 = -c_Q - (P-1)(P-2)/(12P(P+1)), E3 = c_Q + ...; derived from the tree the
   transfer is c_Q/24 (each deal has probability 1/24), so E2 = -c_Q/24 - ..., E3 = c_Q/24 + ...
 """
-import itertools
 
 import pytest
 import sympy as sp
 
 from games import get_game
+from solvers.crosscheck import exact_nash_conv
 from solvers.enumeration import pot_symbol
 from solvers.piecewise import equilibrium_pieces
-from solvers.symbolic_payoffs import symbolic_payoffs
 
 GAME = get_game("kuhn3-third")
 P = pot_symbol(GAME)
@@ -138,17 +137,8 @@ def test_between_five_and_pstar(pieces, pot):
 
 
 def _nash_conv(point, pot):
-    """Exact NashConv: E_p is multilinear in p's own parameters (vertex best replies)."""
-    pays = symbolic_payoffs(GAME, {"P": pot})
-    syms = {s.name: s for e in pays for s in e.free_symbols}
-    base = {syms[k]: v for k, v in point.items() if k in syms}
-    total = 0
-    for pl, E in enumerate(pays):
-        own = [syms[n] for n in syms if GAME.owner(n) == pl]
-        best = max(E.xreplace({**base, **dict(zip(own, bits))})
-                   for bits in itertools.product((0, 1), repeat=len(own)))
-        total += best - E.xreplace(base)
-    return sp.nsimplify(total)
+    """Exact NashConv (vertex best replies: E_p is multilinear in p's own parameters)."""
+    return exact_nash_conv(GAME, pot, point)
 
 
 def test_boundary_of_4_is_an_equilibrium():

@@ -1,5 +1,4 @@
 """Symbolic equilibrium enumeration on SKP against Billingham section 3 and appendix B."""
-import itertools
 import json
 import subprocess
 import sys
@@ -8,9 +7,9 @@ import pytest
 import sympy as sp
 
 from games import GameBuilder, GameError, get_game
-from solvers.enumeration import conditions, enumerate_families
+from solvers.crosscheck import exact_nash_conv
+from solvers.enumeration import conditions
 from solvers.piecewise import equilibrium_pieces
-from solvers.symbolic_payoffs import symbolic_payoffs
 
 P = sp.Symbol("P", positive=True)
 PSTAR = (5 + sp.sqrt(73)) / 2  # Billingham sec. 3: the positive root of 12 + 5P - P^2
@@ -73,20 +72,6 @@ def test_skp_point_five_has_its_own_solution_set():
     assert sp.Rational(1, 3) in values and 0 in values
 
 
-def _nash_conv_exact(game, point, pot):
-    """Exact NashConv: E_p is multilinear in p's own parameters, so p's best deviation is a
-    vertex of p's parameter box."""
-    pays = symbolic_payoffs(game, {"P": pot})
-    syms = {s.name: s for e in pays for s in e.free_symbols}
-    base = {syms[k]: v for k, v in point.items() if k in syms}
-    total = 0
-    for pl, E in enumerate(pays):
-        own = [syms[n] for n in game.named_names if game.owner(n) == pl and n in syms]
-        here = E.xreplace(base)
-        best = max(E.xreplace({**base, **dict(zip(own, bits))})
-                   for bits in itertools.product((0, 1), repeat=len(own)))
-        total += best - here
-    return sp.nsimplify(total)
 
 
 @pytest.mark.parametrize("pot", [3, 6, 9, 12])
@@ -97,12 +82,12 @@ def test_skp_sample_points_have_exact_zero_nash_conv(pot):
     assert sols
     for s in sols:
         pt = s.sample()
-        assert _nash_conv_exact(g, pt, pot) == 0
+        assert exact_nash_conv(g, pot, pt) == 0
 
 
 def test_non_equilibrium_has_positive_nash_conv():
     g = get_game("skp")
-    assert _nash_conv_exact(g, {"b_J": 0, "c_K": 0, "d_Q": 0}, 9) > 0
+    assert exact_nash_conv(g, 9, {"b_J": 0, "c_K": 0, "d_Q": 0}) > 0
 
 
 def test_equilibria_json_parses_with_sympify():
