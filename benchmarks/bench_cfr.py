@@ -16,8 +16,8 @@ import time
 from games import compile_game, get_game
 from games.efg import to_efg
 from solvers import nash_conv
-from solvers.cfr_plus import CFR
-from solvers.fictitious_play import FictitiousPlay
+from solvers.learning.cfr_plus import CFR
+from solvers.learning.fictitious_play import FictitiousPlay
 from solvers.iterative import run_iterative
 from games.strategy import uniform_strategy
 

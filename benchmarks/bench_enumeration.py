@@ -18,13 +18,13 @@ CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 from games import get_game
-from solvers.symbolic_payoffs import symbolic_payoffs
+from solvers.symbolic.payoffs import symbolic_payoffs
 g = get_game(sys.argv[1])
 symbolic_payoffs(g)
 t1 = time.perf_counter()
 n = 0
 if sys.argv[2] == "full":
-    from solvers.piecewise import equilibrium_pieces
+    from solvers.symbolic.piecewise import equilibrium_pieces
     pieces = equilibrium_pieces(g)
     n = len(pieces)
 t2 = time.perf_counter()

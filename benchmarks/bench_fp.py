@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from games import compile_game, get_game, uniform_strategy  # noqa: E402
 from reference import Reference  # noqa: E402
 from solvers import fictitious_play, nash_conv  # noqa: E402
-from solvers.fictitious_play import FictitiousPlay  # noqa: E402
+from solvers.learning.fictitious_play import FictitiousPlay  # noqa: E402
 
 
 def best_time(f, repeat: int = 5, number: int = 1) -> float:

@@ -18,9 +18,9 @@ from collections import deque
 import numpy as np
 import sympy as sp
 
-from dynamics.estimators import ratio_estimators, ratio_weights
-from dynamics.play_tables import payoff_gradients, simulated_deals, tree_tables
-from dynamics.repeated_play import estimator_study, simulate
+from dynamics.play.estimators import ratio_estimators, ratio_weights
+from dynamics.play.tables import payoff_gradients, simulated_deals, tree_tables
+from dynamics.play.repeated import estimator_study, simulate
 from dynamics.skp_points import skp_point
 from games import DECISION, get_game, param_symbols
 

@@ -3,7 +3,7 @@ fictitious play over a :class:`games.Game`, written the straightforward way (lis
 recursion, dicts), as the baseline of benchmarks/bench_fp.py and an independent
 cross-check of the numba kernels.
 
-Fictitious play follows the same rules as solvers.fictitious_play with
+Fictitious play follows the same rules as solvers.learning.fictitious_play with
 ``schedule="simultaneous", averaging="reach"``: every player best-responds to the current
 average, then mixes in with weight ``alpha = 1/(t+1)`` reach-weighted per information set.
 """

@@ -3,6 +3,6 @@
 Each module defines ``main(out_dir, seed=0, quick=False) -> FigureResult`` using only the
 public API of games/solvers/dynamics, and writes its PNG(s) into ``out_dir``.
 """
-from .base import FigureResult
+from figures.base import FigureResult
 
 __all__ = ["FigureResult"]

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from games.errors import GameError
+
 TERMINAL, CHANCE, DECISION = 0, 1, 2
 
 # codes returned by structure_error
@@ -131,8 +133,6 @@ def find_recall_violation(kind, parent, edge, player, infoset, n_actions):
 
 def check_perfect_recall(kind, parent, edge, player, infoset, infosets) -> None:
     """Raise GameError naming the information set and nodes where perfect recall fails."""
-    from .tree import GameError
-
     bad = find_recall_violation(kind, parent, edge, player, infoset,
                                 [len(I.actions) for I in infosets])
     if bad is not None:

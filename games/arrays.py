@@ -15,8 +15,8 @@ from typing import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ._checks import STRUCTURE_ERRORS, check_perfect_recall, structure_error
-from .tree import (DECISION, TERMINAL, Game, GameError, Infoset, NamedParameter,
+from games._checks import STRUCTURE_ERRORS, check_perfect_recall, structure_error
+from games.tree import (DECISION, TERMINAL, Game, GameError, Infoset, NamedParameter,
                    _complete_named)
 
 

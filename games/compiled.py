@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from .tree import CHANCE, DECISION, TERMINAL, Game, GameError
+from games.tree import CHANCE, DECISION, TERMINAL, Game, GameError
 
 
 @dataclass(frozen=True, eq=False)

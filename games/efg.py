@@ -16,9 +16,9 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import sympy as sp
 
-from .compiled import CompiledGame
-from .exact_values import exact_value, exact_values
-from .tree import CHANCE, DECISION, Game, GameError
+from games.compiled import CompiledGame
+from games.exact_values import exact_value, exact_values
+from games.tree import CHANCE, DECISION, Game, GameError
 
 
 def _q(text: str) -> str:

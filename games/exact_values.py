@@ -6,8 +6,8 @@ from typing import Any, Mapping
 
 import sympy as sp
 
-from .compiled import check_values
-from .tree import Game, GameError
+from games.compiled import check_values
+from games.tree import Game, GameError
 
 
 def exact_number(x: Any, what: str = "value") -> sp.Rational:

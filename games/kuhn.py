@@ -13,7 +13,7 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from .tree import Game, GameBuilder, NamedParameter, ParameterDomain, infoset_label
+from games.tree import Game, GameBuilder, NamedParameter, ParameterDomain, infoset_label
 
 RANKS = {"J": 0, "Q": 1, "K": 2, "A": 3}
 Allowed = Callable[[int, str, str], Sequence[str]]

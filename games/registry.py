@@ -4,9 +4,9 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable
 
-from .kuhn import kuhn, kuhn3, kuhn3_third, skp
-from .river import river
-from .tree import Game, GameError
+from games.kuhn import kuhn, kuhn3, kuhn3_third, skp
+from games.river import river
+from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
     "kuhn": kuhn,

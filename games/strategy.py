@@ -13,8 +13,8 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from .compiled import CompiledGame
-from .tree import Game, GameError
+from games.compiled import CompiledGame
+from games.tree import Game, GameError
 
 
 def uniform_strategy(cg: CompiledGame) -> NDArray[np.float64]:

@@ -20,11 +20,10 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
+from games._checks import check_perfect_recall
+from games.errors import GameError
+
 TERMINAL, CHANCE, DECISION = 0, 1, 2
-
-
-class GameError(ValueError):
-    """A game definition, parameter value or strategy is invalid."""
 
 
 @dataclass(frozen=True)
@@ -360,8 +359,6 @@ def _as_number(x: Any) -> Any:
 def _check_perfect_recall(kind, parent, edge, player, infoset, infosets) -> None:
     """Every node of an information set must share its owner's own sequence of past
     (information set, action) pairs (numba kernel in games._checks)."""
-    from ._checks import check_perfect_recall
-
     check_perfect_recall(kind, parent, edge, player, infoset, infosets)
 
 

@@ -6,7 +6,7 @@ distance to the SET: free parameters optimised under the family's constraints, S
 epigraph form ``min t s.t. |x_k(y) - fp_k| <= t``); and each family's sample point checked
 with an exact NashConv.
 
-The exact NashConv uses the payoff polynomials of :func:`solvers.symbolic_payoffs` at the
+The exact NashConv uses the payoff polynomials of :func:`solvers.symbolic.payoffs` at the
 exact pot.  ``E_p`` is multilinear in player p's own behaviour parameters (one per
 information set, each of degree at most 1), so its maximum over p's parameter box is
 attained at a vertex: the best-response value is the maximum over the 2^k own vertices,
@@ -29,10 +29,10 @@ from games import Game
 from games.compiled import CompiledGame, compile_game
 from games.strategy import param_symbols, params_from_strategy
 
-from .enumeration import pot_symbol
-from .fictitious_play import fictitious_play
-from .piecewise import Solution, solutions_at
-from .symbolic_payoffs import symbolic_payoffs
+from solvers.symbolic.enumeration import pot_symbol
+from solvers.learning.fictitious_play import fictitious_play
+from solvers.symbolic.piecewise import Solution, solutions_at
+from solvers.symbolic.payoffs import symbolic_payoffs
 
 
 def exact_nash_conv(game: Game, pot: Any, point: dict[str, Any]) -> sp.Expr:

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from games import CompiledGame, GameError
 from games.strategy import check_strategy
 
-from . import _kernels as K
+from solvers import _kernels as K
 
 
 def _arrays(cg: CompiledGame):

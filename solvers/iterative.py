@@ -18,7 +18,7 @@ from tqdm.auto import tqdm
 from games import CompiledGame, GameError
 from games.strategy import check_strategy, uniform_strategy
 
-from .evaluation import expected_payoffs, nash_conv
+from solvers.evaluation import expected_payoffs, nash_conv
 
 
 class IterativeMethod(Protocol):

@@ -1,4 +1,4 @@
-"""Agent-based repeated play (dynamics.agents, dynamics.table_play, dynamics.experiments).
+"""Agent-based repeated play (dynamics.play.agents, dynamics.play.table, dynamics.play.experiments).
 
 The shared conformance suite :class:`PlayerConformance` is inherited by one test class per
 adaptive player; the experiments are checked against exact expectations derived from the
@@ -7,12 +7,12 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dynamics.agents import (AdaptivePlayer, AllyPlayer, FictitiousLearner, FixedPlayer,
+from dynamics.play.agents import (AdaptivePlayer, AllyPlayer, FictitiousLearner, FixedPlayer,
                              GradientLearner)
-from dynamics.experiments import alliance_players, exact_table_payoffs
-from dynamics.repeated_play import simulate
+from dynamics.play.experiments import alliance_players, exact_table_payoffs
+from dynamics.play.repeated import simulate
 from dynamics.skp_points import skp_point
-from dynamics.table_play import play_table
+from dynamics.play.table import play_table
 from games import GameError
 
 S2 = skp_point("S2", 9)
@@ -112,7 +112,7 @@ class TestAllyPlayer(PlayerConformance):
 
 
 def test_fixed_seating_agrees_with_simulate():
-    """Three gradient learners in fixed seats are the model of dynamics.repeated_play: same
+    """Three gradient learners in fixed seats are the model of dynamics.play.repeated: same
     long-run mean payoffs (12-deal convention) within a few hundredths of a chip."""
     kw = dict(k=0.01, L=6)
     table = play_table("skp", [GradientLearner(init=NEAR_S3, **kw)] * 3, pot=9,
@@ -215,7 +215,7 @@ def test_bad_table_input():
 def test_alliance_shift_simulated(pot):
     """Simulated allied - neutral payoff shift (common random numbers) within 4 standard
     errors of the exact shift, and the outsider measurably loses."""
-    from dynamics.experiments import alliance_experiment
+    from dynamics.play.experiments import alliance_experiment
     ex = alliance_experiment(pot, rounds=150_000, seed=4)
     d, se = ex.shift()
     exact = np.array([float(a - b) for a, b in zip(ex.exact_alliance, ex.exact_neutral)])
@@ -225,7 +225,7 @@ def test_alliance_shift_simulated(pot):
 
 def test_heterogeneous_learners_replay_and_differ():
     """Per-player (k_p, L_p): same seed -> identical; a faster Player 1 changes the run."""
-    from dynamics.experiments import heterogeneous_experiment
+    from dynamics.play.experiments import heterogeneous_experiment
     kw = dict(variants=((0.01, 24),), rounds=30_000, seed=9)
     a, b = heterogeneous_experiment(**kw), heterogeneous_experiment(**kw)
     for key in a:

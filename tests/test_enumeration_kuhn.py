@@ -8,7 +8,7 @@ from games import get_game
 from games.compiled import compile_game
 from games.strategy import strategy_from_params
 from solvers.evaluation import nash_conv
-from solvers.piecewise import equilibrium_pieces
+from solvers.symbolic.piecewise import equilibrium_pieces
 
 GAME = get_game("kuhn")
 

@@ -20,8 +20,8 @@ import sympy as sp
 
 from games import get_game
 from solvers.crosscheck import exact_nash_conv
-from solvers.enumeration import pot_symbol
-from solvers.piecewise import equilibrium_pieces
+from solvers.symbolic.enumeration import pot_symbol
+from solvers.symbolic.piecewise import equilibrium_pieces
 
 GAME = get_game("kuhn3-third")
 P = pot_symbol(GAME)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from figures.equilibrium_plots import load_families, value_range
+from figures.billingham.equilibria.plots import load_families, value_range
 from figures.registry import load
 from games import get_game
-from solvers.enumeration import pot_symbol
+from solvers.symbolic.enumeration import pot_symbol
 
 PSTAR = "5/2 + sqrt(73)/2"  # Billingham sec. 3: P* = (5 + sqrt 73)/2
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dynamics.estimators import (bias, corrected, is_binomial, likelihood_table,
+from dynamics.play.estimators import (bias, corrected, is_binomial, likelihood_table,
                                  ratio_estimators, ratio_weights, RatioEstimator)
-from dynamics.observation import observation_model
-from dynamics.repeated_play import estimator_study
+from dynamics.play.observation import observation_model
+from dynamics.play.repeated import estimator_study
 from games import GameError, get_game, param_symbols
 
 G = get_game("skp")
@@ -29,7 +29,7 @@ def test_printed_44_45_47_unbiased_as_ratio_of_expectations():
 
 def test_printed_46_is_biased():
     """Billingham (46) as printed: E[num]/E[den] = 4c(1+b)/(4+2b+bc), not c (discrepancy
-    recorded in dynamics.estimators).  The minimal fix derived from Table 2 gives the
+    recorded in dynamics.play.estimators).  The minimal fix derived from Table 2 gives the
     class {(B4,D7),(B4,D8)} (Player 2 holds A, Player 1 folded) weight 2 instead of 1."""
     e46 = _by_name("paper")["c_K@P2"]
     assert sp.simplify(bias(e46, G) - (4 * c * (1 + b) / (4 + 2 * b + b * c) - c)) == 0

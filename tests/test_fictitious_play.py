@@ -8,7 +8,7 @@ from conftest import compiled
 
 from games import GameError, strategy_from_params, uniform_strategy
 from solvers import fictitious_play, nash_conv
-from solvers.fictitious_play import infoset_first_node
+from solvers.learning.fictitious_play import infoset_first_node
 from solvers._kernels import own_reach
 
 

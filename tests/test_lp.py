@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from games import GameError, compile_game, get_game
 from games.river import river
 from solvers import expected_payoffs, nash_conv
-from solvers.lp import solve_lp
-from solvers.sequence_form import sequence_form
+from solvers.sequence.lp import solve_lp
+from solvers.sequence.form import sequence_form
 
 KUHN = compile_game(get_game("kuhn"))
 RIVER2 = compile_game(river(max_bets=2, bet_size=1.0))

@@ -14,7 +14,7 @@ from games import get_game
 from dynamics import (basin_map, find_cycle, find_equilibria, find_first_integrals,
                       manifold_paths, ode_model, ode_rhs)
 from dynamics import simulate_ode as simulate
-from dynamics.equilibria_ode import classify
+from dynamics.ode.equilibria import classify
 
 R = sp.Rational
 PSTAR = (5 + sp.sqrt(73)) / 2          # Billingham: P* = (5 + sqrt 73)/2

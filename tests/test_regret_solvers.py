@@ -6,7 +6,7 @@ import pytest
 from games import compile_game, get_game
 from games.river import river
 from solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
-from solvers.hedge import Hedge
+from solvers.learning.hedge import Hedge
 
 RIVER = compile_game(river())  # R1 vs R1, one bet of 0.5: Papadopoulos Table 1, -0.010
 
@@ -57,8 +57,8 @@ def test_hedge_first_step_is_freund_schapire():
     m = Hedge()
     state = m.init(cg, cg.legal / 2.0)
     m.advance(cg, state, 0, 1)
-    from solvers.hedge import chance_reach
-    from solvers._regret_kernels import counterfactual_values
+    from solvers.learning.hedge import chance_reach
+    from solvers.learning._regret_kernels import counterfactual_values
     cfv, cfr_, own = np.zeros(cg.legal.shape), np.zeros(cg.n_infosets), np.zeros(cg.n_infosets)
     counterfactual_values(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                           cg.terminal_index, cg.payoffs, cg.legal / 2.0, 0, cfv, cfr_, own)

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dynamics.observation import observation_model
-from dynamics.play_tables import payoff_gradients, tree_tables
-from dynamics.repeated_play import estimator_study, simulate
+from dynamics.play.observation import observation_model
+from dynamics.play.tables import payoff_gradients, tree_tables
+from dynamics.play.repeated import estimator_study, simulate
 from dynamics.skp_points import skp_point
 from games import GameError, get_game, param_symbols
 
@@ -154,8 +154,8 @@ def test_cli_estimators_json():
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from games import compile_game  # noqa: E402
-from dynamics.play_tables import checkdown_payoffs  # noqa: E402
-from solvers.symbolic_payoffs import symbolic_payoffs  # noqa: E402
+from dynamics.play.tables import checkdown_payoffs  # noqa: E402
+from solvers.symbolic.payoffs import symbolic_payoffs  # noqa: E402
 
 _PROBS = None
 

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamics.sweep import (CONFIG_FILE, TIMING_COLUMNS, load_config, load_results,
+from dynamics.sweep.spec import (CONFIG_FILE, TIMING_COLUMNS, load_config, load_results,
                             parse_config, write_cell)
-from dynamics.sweep_experiments import random_profile
-from dynamics.sweep_runner import run_sweep
+from dynamics.sweep.experiments import random_profile
+from dynamics.sweep.runner import run_sweep
 from games import GameError, compile_game, get_game
 from games.strategy import params_from_strategy
 from pokerdyn.cli import main
@@ -211,7 +211,7 @@ def test_store_is_a_parquet_dataset_pandas_opens(tmp_path):
     cells = cfg.cells()
     assert [c.params["k"] for c in cells] == [0.01, [0.01, 0.02, 0.03]]
     # store two rows by hand (the simulate experiment itself is tested after merge)
-    from dynamics.sweep import cell_row, open_store
+    from dynamics.sweep.spec import cell_row, open_store
     assert open_store(cfg.output, cfg) == {}
     for c in cells:
         write_cell(cfg.output, c, cell_row(cfg, c, {"x": float(c.index)}, 0.0))

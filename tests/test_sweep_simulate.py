@@ -1,4 +1,4 @@
-"""Sweeps of the repeated-play simulation (issue 5).  Needs dynamics.repeated_play (built in
+"""Sweeps of the repeated-play simulation (issue 5).  Needs dynamics.play.repeated (built in
 parallel): enable after merging it.  Each row must be exactly what a direct call of
 ``simulate`` with the cell's spawned seed returns, on 1 or 2 workers."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynamics.repeated_play import simulate
-from dynamics.sweep import TIMING_COLUMNS, load_config, load_results
-from dynamics.sweep_runner import run_sweep
+from dynamics.play.repeated import simulate
+from dynamics.sweep.spec import TIMING_COLUMNS, load_config, load_results
+from dynamics.sweep.runner import run_sweep
 
 CONFIG = """
 [sweep]
@@ -54,7 +54,7 @@ def test_simulate_sweep_matches_direct_runs_on_any_workers(tmp_path: Path):
 def test_example_config_runs_a_cell(tmp_path: Path):
     cfg = load_config(Path(__file__).resolve().parents[1] / "examples" / "sweep_skp.toml")
     cell = cfg.cells()[0]
-    from dynamics.sweep_experiments import run_cell
+    from dynamics.sweep.experiments import run_cell
     out = run_cell("simulate", {**cell.params, "rounds": 1000}, cell.seed)
     assert set(out) >= {"mean_payoffs_1", "mean_payoffs_2", "mean_payoffs_3", "final_b_J",
                         "final_c_K", "final_d_Q", "seconds", "rounds_per_second"}

@@ -82,7 +82,7 @@ def _plot(path: str, results, game) -> None:
     from pathlib import Path
 
     from figures.base import new_figure, save
-    from figures.convergence_compare import plot_convergence
+    from figures.convergence.convergence_compare import plot_convergence
 
     fig, (a, b) = new_figure(1, 2, size=(10, 4))
     plot_convergence(a, b, results, title=game.description[:70])

@@ -17,8 +17,8 @@ def families(game_name: str, pot: str | None) -> tuple:
     import sympy as sp
 
     from games import GameError
-    from solvers.enumeration import MAX_PARAMETERS
-    from solvers.piecewise import equilibrium_pieces, solutions_at
+    from solvers.symbolic.enumeration import MAX_PARAMETERS
+    from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
 
     from .common import game_and_values
 
@@ -36,7 +36,7 @@ def families(game_name: str, pot: str | None) -> tuple:
 
 
 def run(args) -> int:
-    from solvers.family_records import set_str, solution_record
+    from solvers.symbolic.family_records import set_str, solution_record
 
     game, fams = families(args.game, args.pot)
     if args.json:

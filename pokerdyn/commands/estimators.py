@@ -16,7 +16,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from dynamics.repeated_play import estimator_study
+    from dynamics.play.repeated import estimator_study
 
     game, values = game_and_values(args.game, args.pot)
     at = args.at if "," not in args.at else parse_list(args.at, "frequency", low=0.0, high=1.0)

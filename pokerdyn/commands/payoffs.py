@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from solvers.symbolic_payoffs import symbolic_payoffs
+from solvers.symbolic.payoffs import symbolic_payoffs
 
 from .common import emit_json, game_and_values
 

@@ -37,7 +37,7 @@ def parse_rates(args) -> tuple[list[float], list[int]]:
 
 
 def run(args) -> int:
-    from dynamics.repeated_play import simulate
+    from dynamics.play.repeated import simulate
 
     game, values = game_and_values(args.game, args.pot)
     ks, Ls = parse_rates(args)

@@ -36,7 +36,7 @@ def _cfr(cg, args):
 
 def _lp(cg, args):
     from solvers import solve_lp
-    from solvers.lp import lp_solver_result
+    from solvers.sequence.lp import lp_solver_result
     return lp_solver_result(cg, solve_lp(cg))
 
 

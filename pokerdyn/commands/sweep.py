@@ -20,8 +20,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from dynamics.sweep import load_config, require_storage
-    from dynamics.sweep_runner import run_sweep
+    from dynamics.sweep.spec import load_config, require_storage
+    from dynamics.sweep.runner import run_sweep
 
     from ..cli import UsageError
 

@@ -1,0 +1,196 @@
+"""Tables for the repeated-play kernel, derived from the game tree and its symbolic payoffs.
+
+* :func:`payoff_gradients`: the right-hand side of Billingham (27)-(29).  For the parameter
+  x owned by player p it is ``dE_p/dx`` (from :func:`solvers.symbolic.payoffs`) divided by its
+  range over the vertices of the opponents' strategy cube, i.e. scaled so that the gradient
+  spans exactly 1 as the opponents move.  For SKP the ranges are P, P + 1 and P + 1, which
+  gives (28), (29) and (27) exactly (test ``test_gradients_are_billingham_27_29``).
+* :func:`checkdown_payoffs`: what each deal pays when everybody checks to showdown, the
+  reference of the *ex-showdown* payoff.  Taken from a check-down terminal of the same deal,
+  or, where the rules force a bet (SKP: Player 3 bets A), from a check-down terminal of a deal
+  with the same winning seat; winners follow from the card order revealed at the tree's
+  showdowns.
+* :func:`simulated_deals`: all deals, or (Billingham sec. 4.2) only those that are not
+  certain to be checked down (SKP: the 12 deals where Player 3 holds A or J).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+from typing import Mapping
+
+import numpy as np
+import sympy as sp
+from numpy.typing import NDArray
+
+from games import DECISION, TERMINAL, CompiledGame, Game, GameError, param_symbols
+from solvers.symbolic.payoffs import symbolic_payoffs
+
+from dynamics.play.observation import observation_model
+
+CHECK = "k"
+
+
+def payoff_gradients(game: Game, values: Mapping[str, object]) -> dict[str, sp.Expr]:
+    """Normalised ``dE_p/dx`` for every named parameter x (owner p), exact, in the other
+    named parameters (game parameters such as P substituted from ``values``)."""
+    exact = {k: sp.nsimplify(v, rational=True) for k, v in values.items()}
+    E = symbolic_payoffs(game, exact)
+    syms = param_symbols(game)
+    out = {}
+    for name, x in syms.items():
+        p = game.owner(name)
+        g = sp.expand(sp.diff(E[p], x))
+        if g.has(x):
+            raise GameError(f"dE{p + 1}/d{name} depends on {name}: payoff not multilinear")
+        others = [s for n, s in syms.items() if n != name]
+        corners = [g.subs(dict(zip(others, v))) for v in product((0, 1), repeat=len(others))]
+        span = sp.Max(*corners) - sp.Min(*corners)
+        out[name] = sp.expand(g / span) if span != 0 else g
+    return out
+
+
+def gradient_table(game: Game, values: Mapping[str, object]) -> NDArray[np.float64]:
+    """Monomial coefficients ``G[j, mask]`` of the normalised gradients (parameter order of
+    ``game.named``; bit i of ``mask`` = named parameter i)."""
+    syms = list(param_symbols(game).values())
+    grads = payoff_gradients(game, values)
+    G = np.zeros((len(syms), 2 ** len(syms)))
+    for j, p in enumerate(game.named):
+        poly = sp.Poly(grads[p.name], *syms)
+        for mono, cf in poly.terms():
+            G[j, sum(1 << i for i, e in enumerate(mono) if e)] += float(cf)
+    return G
+
+
+def _is_checkdown(game: Game, node: int) -> bool:
+    return all(a == CHECK for a in game.history(node)[1:])
+
+
+def checkdown_payoffs(cg: CompiledGame) -> NDArray[np.float64]:
+    """(n_deals, n_players): each deal's payoff had everybody checked to showdown."""
+    game = cg.game
+    model = observation_model(game)
+    n = game.n_players
+    beats: set[tuple[str, str]] = set()
+    by_seat: dict[int, NDArray[np.float64]] = {}
+    direct: dict[int, NDArray[np.float64]] = {}
+    for o in model.outcomes:
+        pay = cg.payoffs[o.terminal]
+        active = [q for q in range(n) if not o.folded[q]]
+        if len(active) < 2:
+            continue
+        w = max(active, key=lambda q: pay[q])
+        beats.update((o.deal[w], o.deal[q]) for q in active if q != w)
+        if _is_checkdown(game, int(game.terminal_node[o.terminal])):
+            by_seat.setdefault(w, pay)
+            direct[o.deal_index] = pay
+    cards = {c for o in model.outcomes for c in o.deal}
+    for mid in cards:  # transitive closure of the card order
+        beats |= {(a, c) for (a, b) in beats if b == mid for (b2, c) in beats if b2 == mid}
+    out = np.empty((len(model.deal_labels), n))
+    for d, deal in enumerate(model.deal_labels):
+        if d in direct:
+            out[d] = direct[d]
+            continue
+        win = [p for p in range(n) if all((deal[p], deal[q]) in beats for q in range(n) if q != p)]
+        if len(win) != 1 or win[0] not in by_seat:
+            raise GameError(f"game {game.name!r}: cannot derive the check-down payoff of deal "
+                            f"{deal!r} from the tree")
+        out[d] = by_seat[win[0]]
+    return out
+
+
+def simulated_deals(game: Game, deals: int) -> NDArray[np.int64]:
+    """Indices of the deals to draw: all, or those not certain to be checked down."""
+    model = observation_model(game)
+    nd = len(model.deal_labels)
+    terms: dict[int, list[int]] = {}
+    for o in model.outcomes:
+        terms.setdefault(o.deal_index, []).append(int(game.terminal_node[o.terminal]))
+    informative = [d for d in range(nd)
+                   if not (len(terms[d]) == 1 and _is_checkdown(game, terms[d][0]))]
+    if deals == nd:
+        return np.arange(nd, dtype=np.int64)
+    if deals == len(informative) and len(informative) < nd:
+        return np.asarray(informative, dtype=np.int64)
+    raise GameError(f"deals={deals} is not allowed for game {game.name!r}; allowed: {nd} (all)"
+                    f" or {len(informative)} (without the deals that are always checked down)")
+
+
+@dataclass(frozen=True, eq=False)
+class TreeTables:
+    """Per-deal lookup tables for the kernel: each simulated deal d has ``slots`` random
+    (two-action) information sets that can be reached in it; one action is drawn for each
+    slot (a pure strategy restricted to the deal) and ``table[d, code]`` is the terminal
+    reached, ``code`` having bit s set when slot s takes action 1."""
+
+    slot_par: NDArray[np.int64]  # (n_deals_sim, slots): named parameter of each slot (m: none)
+    table: NDArray[np.int64]  # (n_deals_sim, 2 ** slots) terminal index
+    pact: NDArray[np.int64]  # action index whose probability each named parameter gives
+    exshow: NDArray[np.float64]  # (n_terminals, n_players) ex-showdown payoff
+    payoffs: NDArray[np.float64]  # (n_terminals, n_players) net chips
+
+
+@lru_cache(maxsize=64)
+def _tree_tables(game: Game, pot_key: tuple, deals: int, n_slots: int | None) -> TreeTables:
+    from games import compile_game
+
+    cg = compile_game(game, dict(pot_key))
+    par_of = {}
+    for j, p in enumerate(game.named):
+        I = game.infoset_index(p.infoset)
+        if len(game.infosets[I].actions) != 2:
+            raise GameError(f"parameter {p.name}: repeated play supports two-action "
+                            f"information sets only")
+        par_of[I] = j
+    pact = np.asarray([game.infosets[game.infoset_index(p.infoset)].actions.index(p.action)
+                       for p in game.named], dtype=np.int64)
+    chosen = simulated_deals(game, deals)
+    roots = game.children(0)[chosen]
+    slots = []
+    for r in roots:  # random information sets below each deal, in tree order
+        stack, seen = [int(r)], []
+        while stack:
+            node = stack.pop()
+            if game.kind[node] == DECISION:
+                I = int(game.infoset[node])
+                if I in par_of and I not in seen:
+                    seen.append(I)
+                stack.extend(int(c) for c in reversed(game.children(node)))
+        slots.append(seen)
+    need = max(1, max(len(s) for s in slots))
+    if n_slots is None:  # as many slots as the game needs (agent-based kernel)
+        n_slots = need
+    if need > n_slots:
+        raise GameError(f"game {game.name!r}: a deal reaches {max(len(s) for s in slots)} "
+                        f"random information sets; the repeated-play kernel draws at most "
+                        f"{n_slots} actions per hand")
+    m = len(game.named)
+    slot_par = np.full((len(roots), n_slots), m, dtype=np.int64)
+    table = np.empty((len(roots), 2 ** n_slots), dtype=np.int64)
+    for d, (r, seen) in enumerate(zip(roots, slots)):
+        slot_par[d, :len(seen)] = [par_of[I] for I in seen]
+        for code in range(2 ** n_slots):
+            node = int(r)
+            while game.kind[node] != TERMINAL:
+                I = int(game.infoset[node])
+                a = (code >> seen.index(I)) & 1 if I in seen else 0
+                node = int(game.children(node)[a])
+            table[d, code] = int(cg.terminal_index[node])
+    model = observation_model(game)
+    check = checkdown_payoffs(cg)
+    exshow = np.array([cg.payoffs[o.terminal] - check[o.deal_index] for o in model.outcomes])
+    return TreeTables(slot_par, table, pact, exshow, np.asarray(cg.payoffs))
+
+
+def tree_tables(game: Game, values: Mapping[str, float], deals: int,
+                n_slots: int | None = None) -> TreeTables:
+    """Cached :class:`TreeTables` of ``game`` at parameter ``values``; ``n_slots`` fixes the
+    table width (a kernel with a fixed slot count), ``None`` sizes it to the game."""
+    return _tree_tables(game, tuple(sorted(values.items())), int(deals), n_slots)
+
+
+__all__ = ["CHECK", "TreeTables", "checkdown_payoffs", "gradient_table", "payoff_gradients",
+           "simulated_deals", "tree_tables"]

@@ -1,0 +1,1 @@
+"""Parameter sweeps: TOML specification, experiments, and the resumable runner."""

@@ -1,0 +1,202 @@
+"""Experiments a parameter sweep can run: name -> (accepted arguments, function).
+
+An experiment is a function ``run(cell, seed) -> dict`` of one grid cell (a dict holding a
+value for every accepted argument) and a :class:`numpy.random.SeedSequence`; it returns
+scalar results (numbers or strings) that become the columns of one row of the sweep table.
+It must take all of its randomness from ``seed`` so that a cell replays bit for bit on any
+worker.  Each argument has a default and a converter that checks one value and returns it
+in a canonical JSON form (``9`` and ``9.0`` are the same pot), so that bad input is reported
+before anything runs.  Adding an experiment is one entry in :data:`EXPERIMENTS`.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from games import GameError
+
+Converter = Callable[[Any, str], Any]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One accepted argument: its default (``None``: "not given", the function's own
+    default) and a converter ``convert(value, name) -> canonical value``."""
+
+    default: Any
+    convert: Converter
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named experiment: accepted arguments and ``run(cell, seed) -> dict`` of scalars."""
+
+    name: str
+    params: Mapping[str, Param]
+    run: Callable[[dict, np.random.SeedSequence], dict]
+    doc: str = ""
+    check: Callable[[dict], None] | None = None  # whole-cell check before anything runs
+
+
+# --- converters -------------------------------------------------------------------------
+
+def number(low: float = -math.inf, high: float = math.inf, low_open: bool = False,
+           integer: bool = False) -> Converter:
+    """A finite float (or int) in ``[low, high]`` (``(low, high]`` if ``low_open``)."""
+    def convert(x: Any, name: str) -> float | int:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            raise GameError(f"{name}={x!r} is not a number")
+        if integer and not float(x).is_integer():
+            raise GameError(f"{name}={x!r} is not an integer")
+        v = int(x) if integer else float(x)
+        ok = (v > low if low_open else v >= low) and v <= high
+        if not (math.isfinite(v) and ok):
+            rng = f"{'(' if low_open else '['}{low:g}, {high:g}]"
+            raise GameError(f"{name}={x} is outside the allowed range {rng}")
+        return v
+    return convert
+
+
+def choice(*allowed: Any) -> Converter:
+    """One of the ``allowed`` values."""
+    def convert(x: Any, name: str) -> Any:
+        if isinstance(x, bool) or x not in allowed:
+            raise GameError(f"{name}={x!r} is not one of: {', '.join(map(str, allowed))}")
+        return x
+    return convert
+
+
+def per_player(conv: Converter, n: int = 3, scalar_ok: bool = True) -> Converter:
+    """A scalar (same for every player, if ``scalar_ok``) or a list of ``n`` values."""
+    def convert(x: Any, name: str) -> Any:
+        if isinstance(x, (list, tuple)):
+            if len(x) != n:
+                raise GameError(f"{name}={list(x)!r} must have {n} entries (one per player)")
+            return [conv(v, f"{name}[{i}]") for i, v in enumerate(x)]
+        if not scalar_ok:
+            raise GameError(f"{name}={x!r} must be a list of {n} numbers")
+        return conv(x, name)
+    return convert
+
+
+def text(x: Any, name: str) -> str:
+    if not isinstance(x, str):
+        raise GameError(f"{name}={x!r} is not a string")
+    return x
+
+
+def game_name(x: Any, name: str) -> str:
+    from games import GAMES
+    return choice(*GAMES)(x, name)
+
+
+# --- experiments -------------------------------------------------------------------------
+
+def _toy(cell: dict, seed: np.random.SeedSequence) -> dict:
+    """A few normal draws: a fast, exactly reproducible experiment for tests."""
+    x = np.random.default_rng(seed).normal(cell["mu"], cell["sigma"], size=cell["n"])
+    return {"mean": float(x.mean()), "first": float(x[0]), "last": float(x[-1])}
+
+
+def random_profile(cg, rng: np.random.Generator) -> np.ndarray:
+    """A behaviour profile uniform on each information set's simplex (Dirichlet(1))."""
+    sigma = np.zeros(cg.legal.shape)
+    for I, n in enumerate(cg.n_actions):
+        sigma[I, :n] = rng.dirichlet(np.ones(int(n)))
+    return sigma
+
+
+def _fp(cell: dict, seed: np.random.SeedSequence) -> dict:
+    """Fictitious play from a random start drawn from ``seed``."""
+    from games import compile_game, get_game
+    from games.strategy import params_from_strategy
+    from solvers import fictitious_play
+
+    game = get_game(cell["game"])
+    cg = compile_game(game, {} if cell["pot"] is None else {"P": cell["pot"]})
+    sigma0 = random_profile(cg, np.random.default_rng(seed))
+    res = fictitious_play(cg, iterations=cell["iterations"], schedule=cell["schedule"],
+                          averaging=cell["averaging"], sigma0=sigma0)
+    out: dict[str, Any] = {"iterations_run": res.iterations, "nash_conv": res.nash_conv}
+    out.update({f"payoff_{p + 1}": float(v) for p, v in enumerate(res.expected_payoffs)})
+    out.update({f"init_{k}": v for k, v in params_from_strategy(cg, sigma0).items()})
+    out.update({f"final_{k}": v for k, v in params_from_strategy(cg, res.strategy).items()})
+    return out
+
+
+def _fp_check(cell: dict) -> None:
+    from games import check_values, get_game
+    check_values(get_game(cell["game"]), {} if cell["pot"] is None else {"P": cell["pot"]})
+
+
+def flatten_result(obj: Any, max_len: int = 8) -> dict[str, Any]:
+    """Scalar columns of a result dataclass: scalars as they are, dicts as ``name_key``,
+    short numeric sequences as ``name_1 ... name_n``; long series are left out."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        if isinstance(v, (bool, int, float, str, np.number)):
+            out[f.name] = v.item() if isinstance(v, np.number) else v
+        elif isinstance(v, Mapping):
+            out.update({f"{f.name}_{k}": float(x) for k, x in v.items()
+                        if isinstance(x, (int, float, np.number))})
+        elif isinstance(v, (list, tuple, np.ndarray)) and np.ndim(v) == 1 and len(v) <= max_len:
+            arr = np.asarray(v)
+            if arr.dtype.kind in "iuf":
+                out.update({f"{f.name}_{i + 1}": x.item() for i, x in enumerate(arr)})
+    return out
+
+
+def _simulate(cell: dict, seed: np.random.SeedSequence) -> dict:
+    """One repeated-play run (dynamics.play.repeated.simulate), imported on first use."""
+    from dynamics.play.repeated import simulate
+
+    kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in cell.items()}
+    # fields that echo an argument (rounds, pot ...) are already columns of the row
+    return {k: v for k, v in flatten_result(simulate(seed=seed, **kw)).items() if k not in cell}
+
+
+_prob = number(0.0, 1.0)
+
+EXPERIMENTS: dict[str, Experiment] = {
+    "toy": Experiment("toy", {
+        "mu": Param(0.0, number()),
+        "sigma": Param(1.0, number(0.0, low_open=True)),
+        "n": Param(3, number(1, 10_000, integer=True)),
+    }, _toy, "normal draws (for tests)"),
+    "fp": Experiment("fp", {
+        "game": Param("skp", game_name),
+        "pot": Param(None, number(0.0, low_open=True), "pot P (games without P: leave out)"),
+        "iterations": Param(1000, number(1, 10**9, integer=True)),
+        "schedule": Param("simultaneous", choice("simultaneous", "alternating")),
+        "averaging": Param("reach", choice("reach", "infoset")),
+    }, _fp, "fictitious play from a random start", _fp_check),
+    "simulate": Experiment("simulate", {
+        "game": Param("skp", game_name),
+        "pot": Param(9.0, number(0.0, low_open=True)),
+        "k": Param(0.001, per_player(number(0.0))),
+        "L": Param(6, per_player(number(1, 10**9, integer=True))),
+        "rounds": Param(10_000_000, number(1, 10**13, integer=True)),
+        "init": Param(None, per_player(_prob, scalar_ok=False), "(b_J, c_K, d_Q)"),
+        "deals": Param(12, choice(12, 24)),
+        "n_points": Param(1000, number(2, 10**7, integer=True)),
+        "estimator": Param("unbiased", text, "checked by simulate"),
+    }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)"),
+}
+
+
+def get_experiment(name: Any) -> Experiment:
+    exp = EXPERIMENTS.get(name) if isinstance(name, str) else None
+    if exp is None:
+        raise GameError(f"unknown experiment {name!r}; available: {', '.join(EXPERIMENTS)}")
+    return exp
+
+
+def run_cell(name: str, cell: dict, seed: np.random.SeedSequence) -> dict:
+    """Run experiment ``name`` on one cell (what a worker process executes)."""
+    return get_experiment(name).run(dict(cell), seed)

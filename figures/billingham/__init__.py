@@ -1,0 +1,1 @@
+"""Figures of Billingham, three-player Kuhn poker: equilibria, ODE and repeated play."""

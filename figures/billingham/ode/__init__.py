@@ -1,0 +1,1 @@
+"""Billingham Figs. 7-10 and companions: the ODE model of SKP."""

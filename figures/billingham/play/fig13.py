@@ -1,0 +1,37 @@
+"""Billingham Figs. 13 and 14: P = 9, L = 6 and 192, with S2 dashed; Fig. 13 at k = 0.001
+(close to S2, smoother and further from S2 as L grows), Fig. 14 at k = 0.01 (larger
+oscillations; a relaxation oscillation at L = 192)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from figures.base import FigureResult, new_figure, save
+from figures.billingham.play.series import late_mean, payoff_numbers, plot_frequencies, rounds_for, run
+
+LS = (6, 192)
+ZOOM = 20_000  # bottom row: the start of the same run, where single cycles are visible
+
+
+def pair(out_dir: Path, seed: int, quick: bool, k: float, name: str, fig_no: int):
+    rounds = rounds_for(quick)
+    fig, axes = new_figure(2, 2, size=(10, 6.8), sharey=True)
+    numbers = {"rounds": rounds, "zoom": f"first {ZOOM} rounds, every 5th"}
+    for j, L in enumerate(LS):
+        res = run(k, L, rounds, seed)
+        plot_frequencies(axes[0, j], res, point="S2", title=f"k = {k}, L = {L} (dashed: S2)")
+        start = run(k, L, ZOOM, seed, n_points=ZOOM // 5)  # same seed: the same hands
+        plot_frequencies(axes[1, j], start, point="S2",
+                         title=f"k = {k}, L = {L}: first {ZOOM} rounds")
+        numbers[f"L={L}: late-time mean frequencies"] = late_mean(res)
+        numbers[f"L={L}: mean ex-showdown payoffs"] = payoff_numbers(res)
+    axes[0, 0].legend(fontsize=7)
+    path = save(fig, out_dir, f"{name}.png")
+    return FigureResult(name, (path,),
+                        f"P = 9, k = {k}: frequencies for L = 6 and 192 with the equilibrium "
+                        f"S2 dashed (top: whole run, 400 samples; bottom: its first 20000 rounds), and mean frequencies over "
+                        f"the last quarter of the run.",
+                        numbers, f"Billingham (three-player Kuhn), Fig. {fig_no}")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    return pair(out_dir, seed, quick, 0.001, "billingham_fig13", 13)

@@ -1,0 +1,1 @@
+"""Figures of Papadopoulos et al., the two-player river game."""

@@ -1,0 +1,500 @@
+"""Equilibrium enumeration by case analysis on the payoff gradients (Billingham, appendix A).
+
+Each named parameter ``x`` of player ``p`` (the probability of one action at a two-action
+information set) has the coefficient ``g_x``: the derivative of ``E_p`` with respect to
+``x``, divided by ``p``'s own probability of reaching the information set (the
+counterfactual gain of the action; for games where every player acts at most once on a path,
+as one-third street Kuhn poker, it is exactly ``dE_p/dx``).  Payoffs are multilinear, so
+``g_x`` does not contain ``x``.  At an equilibrium every ``x`` satisfies one of
+
+  (a) ``g_x > 0`` and ``x = 1``;  (b) ``g_x < 0`` and ``x = 0``;  (c) ``g_x = 0``, ``0 <= x <= 1``.
+
+With counterfactual gains these conditions are sufficient as well as necessary (they say that
+every information set plays a best reply to the continuation, which is backward induction
+over the player's own tree); they select, among realization-equivalent profiles, the one that
+also plays well at information sets that the player's own earlier choices avoid.
+
+:func:`enumerate_families` walks the case combinations depth first, substituting forced
+values and discarding a partial combination as soon as a fully determined gain has the wrong
+sign (for a symbolic pot: the wrong sign for every ``P > 0``), then solves the equalities of
+each surviving combination with a triangular solver that records every pivot (its roots in
+``P`` are critical values of the P axis).
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+from sympy.polys.rings import PolyRing
+
+from games import Game, GameError
+from games.strategy import param_symbols, symbolic_strategy
+from games.tree import DECISION
+
+from solvers.symbolic import float_filter, psplit
+from solvers.symbolic.payoffs import symbolic_payoffs
+
+MAX_PARAMETERS = 16
+VERTEX_LIMIT = 5
+
+
+@dataclass(frozen=True)
+class Condition:
+    """The equilibrium condition of one named parameter: its owner and its gain ``g_x``."""
+
+    name: str
+    player: int
+    symbol: sp.Symbol
+    gradient: sp.Expr
+
+
+@dataclass(frozen=True)
+class Family:
+    """A set of equilibria: closed-form values of every named parameter (in ``P`` and the
+    ``free`` parameters), and affine constraints on the free parameters
+    (``(expr, strict)``: ``expr > 0`` or ``expr >= 0``).  ``cases`` is the (a)/(b)/(c) case
+    of each enumerated parameter; ``only_at`` holds polynomials in ``P`` that must vanish
+    (a family of one critical value)."""
+
+    strategy: tuple[tuple[str, sp.Expr], ...]
+    free: tuple[str, ...]
+    constraints: tuple[psplit.Constraint, ...]
+    cases: str
+    only_at: tuple[sp.Expr, ...] = ()
+    pivots: tuple[sp.Expr, ...] = field(default=(), compare=False)
+
+    def as_dict(self) -> dict[str, sp.Expr]:
+        return dict(self.strategy)
+
+    def free_symbols(self) -> list[sp.Symbol]:
+        return [sp.Symbol(n, real=True) for n in self.free]
+
+
+def pot_symbol(game: Game) -> sp.Symbol | None:
+    """The game's pot parameter ``P`` (None if the game has none)."""
+    return next((s for s in game.params if s.name == "P"), None)
+
+
+def own_reach(game: Game, infoset: int) -> sp.Expr:
+    """The owner's own probability of reaching ``infoset`` (product of the owner's action
+    probabilities on the path; equal for all nodes of the set by perfect recall)."""
+    probs = symbolic_strategy(game)
+    owner = game.infosets[infoset].player
+    node = int(next(n for n in range(game.n_nodes) if game.infoset[n] == infoset))
+    out = sp.Integer(1)
+    while game.parent[node] >= 0:
+        par = int(game.parent[node])
+        if game.kind[par] == DECISION and game.player[par] == owner:
+            out *= probs[int(game.infoset[par])][int(game.edge[node])]
+        node = par
+    return out
+
+
+def conditions(game: Game, values: Mapping[str, Any] | None = None,
+               fixed: Mapping[str, Any] | None = None) -> tuple[Condition, ...]:
+    """The gain ``g_x`` of every named parameter not in ``fixed`` (``fixed`` values, e.g.
+    from dominance elimination, are substituted; ``values`` sets game parameters)."""
+    fixed = dict(fixed or {})
+    if not game.named:
+        raise GameError(f"game {game.name!r} has no named parameters to enumerate")
+    for I in game.infosets:
+        if len(I.actions) > 2:
+            raise GameError(f"information set {I.label!r} has {len(I.actions)} actions; "
+                            "enumeration supports at most 2 actions per information set")
+    syms = param_symbols(game)
+    sub = {syms[k]: sp.sympify(v) for k, v in fixed.items()}
+    pays = [sp.expand(e.xreplace(sub)) for e in symbolic_payoffs(game, values)]
+    out = []
+    for prm in game.named:
+        if prm.name in fixed:
+            continue
+        x, owner = syms[prm.name], game.owner(prm.name)
+        g = sp.expand(sp.diff(pays[owner], x))
+        reach = sp.expand(own_reach(game, game.infoset_index(prm.infoset)).xreplace(sub))
+        if reach == 0:
+            raise GameError(f"parameter {prm.name!r} is unreachable after fixing {fixed}")
+        if reach != 1:
+            q, r = sp.div(sp.Poly(g, *syms.values()), sp.Poly(reach, *syms.values()))
+            g = q.as_expr() if r.is_zero else sp.cancel(g / reach)
+        out.append(Condition(prm.name, owner, x, sp.expand(g)))
+    if len(out) > MAX_PARAMETERS:
+        raise GameError(f"game {game.name!r} has {len(out)} undominated named parameters; "
+                        f"enumeration allows at most {MAX_PARAMETERS} (3^{MAX_PARAMETERS} cases)")
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _signs_over_axis(expr: sp.Expr, p: sp.Symbol) -> frozenset[int]:
+    """Signs that an expression in ``P`` alone takes for some ``P > 0``."""
+    pts = []
+    for r in psplit.positive_roots(expr, p):
+        pts.append(r)
+    out = set()
+    for pc in psplit.pieces(pts):
+        try:
+            out.add(psplit.sign(expr.subs(p, pc.sample)))
+        except (TypeError, ZeroDivisionError):  # a pole
+            continue
+    return frozenset(out)
+
+
+def _signs(expr: sp.Expr, p: sp.Symbol | None) -> frozenset[int]:
+    if p is None or p not in expr.free_symbols:
+        return frozenset({psplit.sign(expr)})
+    return _signs_over_axis(expr, p)
+
+
+def _add_task(critical: dict, expr: sp.Expr, p: sp.Symbol, task: tuple) -> None:
+    for r in psplit.positive_roots(expr, p):
+        critical.setdefault(sp.srepr(r), (r, []))[1].append(task)
+
+
+def _case_leaves(conds: Sequence[Condition], p: sp.Symbol | None,
+                 critical: dict | None = None, start: tuple | None = None
+                 ) -> list[tuple[dict, str]]:
+    """Depth-first walk over the (a)/(b)/(c) cases with early pruning.  A branch cut by an
+    equality in ``P`` alone is recorded in ``critical`` (root -> tasks) so that it can be
+    resumed there with ``P`` exact (``start=(i, fixed, case)``)."""
+    critical = {} if critical is None else critical
+    syms = [c.symbol for c in conds]
+    deps = [c.gradient.free_symbols & set(syms) for c in conds]
+    want = {"a": 1, "b": -1, "c": 0}
+    leaves: list[tuple[dict, str]] = []
+
+    def ok(j: int, fixed: dict, case: str) -> bool:
+        # g_j is multilinear in the parameters still open, so over their box [0, 1]^k its
+        # range is spanned by the box's vertices: a case whose sign no vertex reaches (for
+        # any P > 0) is impossible.
+        g = sp.expand(conds[j].gradient.xreplace(fixed))
+        rest = sorted(deps[j] - fixed.keys(), key=lambda s: s.name)
+        if len(rest) > VERTEX_LIMIT:
+            return True
+        signs: set[int] = set()
+        for bits in itertools.product((0, 1), repeat=len(rest)):
+            v = sp.expand(g.xreplace(dict(zip(rest, map(sp.Integer, bits)))))
+            signs |= _signs(v, p)
+        w = want[case[j]]
+        if w == 0 and not rest and p is not None and g != 0:
+            # an equality in P alone: the case lives only at its roots, which are critical
+            # values where the enumeration is redone with P exact
+            _add_task(critical, g, p, ("node", len(case) - 1, fixed, case))
+            return False
+        if w != 0 or not rest:
+            return w in signs
+        return 0 in signs or (1 in signs and -1 in signs)
+
+    def rec(i: int, fixed: dict, case: str) -> None:
+        if i == len(conds):
+            leaves.append((fixed, case))
+            return
+        x = syms[i]
+        for c, val in (("a", 1), ("b", 0), ("c", None)):
+            nf = fixed if val is None else {**fixed, x: sp.Integer(val)}
+            nc = case + c
+            if not ok(i, nf, nc):
+                continue
+            if val is not None and not all(ok(j, nf, nc) for j in range(i) if x in deps[j]):
+                continue
+            rec(i + 1, nf, nc)
+
+    if start is None:
+        rec(0, {}, "")
+    else:
+        i, fixed, case = start
+        if all(ok(j, fixed, case) for j in range(i + 1)):
+            rec(i + 1, fixed, case)
+    return leaves
+
+
+def _ring(eqs: Sequence[sp.Expr], gens: Sequence[sp.Symbol]):
+    """The polynomial ring over the coefficient field of ``eqs`` (QQ, QQ(P) or an algebraic
+    extension such as QQ<sqrt(73)>) and the equations as its elements."""
+    try:
+        polys, opt = sp.parallel_poly_from_expr(eqs, *gens, field=True, extension=True)
+    except sp.PolynomialError:
+        polys, opt = sp.parallel_poly_from_expr(eqs, *gens, domain="EX")
+    ring = PolyRing(list(gens), opt.domain)
+    return ring, [ring.from_dict(pl.rep.to_dict()) for pl in polys]
+
+
+def _split(f, i: int):
+    """``f = f1 * x_i + f0`` (None if ``f`` has degree > 1 in ``x_i``)."""
+    ring = f.ring
+    f1, f0 = {}, {}
+    for m, c in f.items():
+        if m[i] > 1:
+            return None
+        target = f1 if m[i] == 1 else f0
+        target[m[:i] + (0,) + m[i + 1:]] = c
+    return ring.from_dict(f1), ring.from_dict(f0)
+
+
+def _ground(f):
+    return f.ring.domain.to_sympy(f.coeff(1)) if f else sp.S.Zero
+
+
+def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: sp.Symbol | None,
+                     seen: list | None = None):
+    """All solution branches of polynomial equations ``eqs = 0`` in ``unknowns`` (``P``
+    symbolic or substituted): list of ``(solution, only_at, pivots)``; unsolved unknowns stay
+    free.  Works in a sparse polynomial ring over the coefficient field; a pivot whose
+    coefficient involves other unknowns splits into 'coefficient = 0' and '!= 0' branches."""
+    gens = sorted(unknowns, key=lambda s: s.name)
+    if not gens:
+        only, dead = [], False
+        for e in eqs:
+            e = sp.expand(e)
+            if e != 0 and (p is None or p not in e.free_symbols):
+                dead = True
+            elif e != 0:
+                only.append(e)
+        return [] if dead else [({}, tuple(only), ())]
+    ring, polys = _ring(list(eqs), gens)
+    out = []
+    stack = [(polys, [], [], [])]
+    while stack:
+        cur, steps, only, piv = stack.pop()
+        clean, dead = [], False
+        for f in cur:
+            if not f:
+                continue
+            if f.is_ground:
+                v = _ground(f)
+                if p is not None and p in v.free_symbols:
+                    only.append(v)
+                    continue
+                dead = True
+                break
+            clean.append(f.monic())
+        if dead:
+            continue
+        if not clean:
+            out.append((_back_substitute(ring, steps, gens), tuple(only), tuple(piv)))
+            continue
+        best = None
+        for k, f in enumerate(clean):
+            for i in range(len(gens)):
+                if f.degree(i) != 1:
+                    continue
+                f1, f0 = _split(f, i)
+                if f1.is_ground:
+                    rank = 0 if not _ground(f1).free_symbols else 1
+                else:
+                    rank = 2
+                key = (rank, len(f1), len(f0) + len(f))
+                if best is None or key < best[0]:
+                    best = (key, k, i, f1, f0)
+            if best and best[0][0] == 0:
+                break
+        if best is None:
+            _fallback(ring, clean, steps, only, piv, gens, p, out)
+            continue
+        (rank, _, _), k, i, f1, f0 = best
+        others = clean[:k] + clean[k + 1:]
+        if rank == 2:  # the coefficient may vanish: branch
+            stack.append((others + [f1, f0], list(steps), list(only), list(piv)))
+        new = [_compose(o, i, -f0, f1) for o in others]
+        new_piv = piv + ([_ground(f1) if rank == 1 else f1.as_expr()] if rank else [])
+        if seen is not None and rank == 1:
+            seen.append(_ground(f1))
+        stack.append((new, steps + [(i, -f0, f1)], list(only), new_piv))
+    return out
+
+
+def _compose(f, i: int, num, den):
+    """Numerator of ``f`` with ``x_i = num/den`` (``den`` ground: exact substitution)."""
+    if den.is_ground:
+        inv = den.ring.domain.quo(den.ring.domain.one, den.coeff(1))
+        return f.compose(f.ring.gens[i], num.mul_ground(inv))
+    ring = f.ring
+    by_deg: dict[int, dict] = {}
+    for m, c in f.items():
+        by_deg.setdefault(m[i], {})[m[:i] + (0,) + m[i + 1:]] = c
+    d = max(by_deg)
+    return sum((ring.from_dict(part) * num ** k * den ** (d - k) for k, part in by_deg.items()),
+               ring.zero)
+
+
+def _back_substitute(ring, steps, gens, init: dict | None = None) -> dict:
+    if init:
+        out = dict(init)
+        for i, num, den in reversed(steps):
+            out[gens[i]] = sp.cancel((num.as_expr() / den.as_expr()).xreplace(out))
+        return out
+    vals: dict = {}
+    for i, num, den in reversed(steps):
+        if den.is_ground:
+            inv = ring.domain.quo(ring.domain.one, den.coeff(1))
+            v = num.mul_ground(inv)
+            for j, w in vals.items():
+                if isinstance(w, type(v)):
+                    v = v.compose(ring.gens[j], w)
+            vals[i] = v
+        else:  # a fraction in other unknowns: expression land
+            vals[i] = num.as_expr() / den.as_expr()
+    out = {}
+    for i, v in vals.items():
+        e = v.as_expr() if not isinstance(v, sp.Expr) else v
+        out[gens[i]] = e
+    # fractions may still contain later-solved unknowns
+    for _ in range(len(out)):
+        out = {k: (sp.cancel(v.xreplace(out)) if v.free_symbols & out.keys() else v)
+               for k, v in out.items()}
+    return out
+
+
+def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
+    """No equation is linear in an unknown: solve the first one for an unknown with sympy and
+    recurse on the rest.  With a symbolic pot, irrational branches (roots with radicals in
+    ``P``) are dropped and counted in ``DROPPED``: they are decided at exact values of ``P``
+    (``verify_samples`` in :mod:`solvers.symbolic.piecewise` re-enumerates every interval's sample)."""
+    f = clean[0]
+    i = next(j for j in range(len(gens)) if f.degree(j) > 0)
+    x = gens[i]
+    for root in sp.solve(f.as_expr(), x):
+        if p is not None and any(a.exp.is_Rational and a.exp.q != 1 for a in root.atoms(sp.Pow)):
+            DROPPED.append(root)
+            continue
+        rest = [sp.expand(g.as_expr().xreplace({x: root})) for g in clean[1:]]
+        others = [g for g in gens if g != x]
+        for sol2, only2, piv2 in solve_triangular(rest, others, p):
+            init = {**sol2, x: sp.cancel(root.xreplace(sol2))}
+            out.append((_back_substitute(ring, steps, gens, init), tuple(only) + only2,
+                        tuple(piv) + piv2))
+
+
+DROPPED: list = []
+
+
+def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
+                       fixed: Mapping[str, Any] | None = None,
+                       conds: Sequence[Condition] | None = None,
+                       critical: dict | None = None,
+                       leaves: Sequence[tuple[dict, str]] | None = None) -> list[Family]:
+    """Every equilibrium family of ``game`` for symbolic ``P`` (``values`` absent) or at the
+    exact parameter values ``values``; ``fixed`` parameters (dominance) are substituted.
+
+    With a symbolic pot the families are generic: valid on the open P intervals where their
+    constraints can hold (see :mod:`solvers.symbolic.piecewise`); families with ``only_at`` exist only
+    at roots of those polynomials.  With numeric values infeasible families are dropped.
+    """
+    fixed = {k: sp.sympify(v) for k, v in (fixed or {}).items()}
+    conds = tuple(conds) if conds is not None else conditions(game, values, fixed)
+    p = pot_symbol(game) if not (values and "P" in values) else None
+    syms = {c.symbol: c for c in conds}
+    families = []
+    critical = {} if critical is None else critical
+    if leaves is None:
+        leaves = _case_leaves(conds, p, critical)
+    for fx, case in leaves:
+        cset = [c.symbol for c, k in zip(conds, case) if k == "c"]
+        eqs = [c.gradient.xreplace(fx) for c, k in zip(conds, case) if k == "c"]
+        seen: list = []
+        branches = solve_triangular(eqs, cset, p, seen)
+        if p is not None:  # where a pivot vanishes the leaf is solved again with P exact
+            for c in set(seen):
+                if not (c.free_symbols - {p}):
+                    _add_task(critical, c, p, ("leaf", fx, case))
+        for sol, only, piv in branches:
+            if only:  # lives at isolated values of P: decided there
+                for e in only:
+                    _add_task(critical, e, p, ("leaf", fx, case))
+                continue
+            free = [x for x in cset if x not in sol]
+            full = {**fx, **sol}
+            cons: list[psplit.Constraint] = []
+            for c, k in zip(conds, case):
+                g = c.gradient.xreplace(full)
+                if k == "a":
+                    cons.append((g, True))
+                elif k == "b":
+                    cons.append((-g, True))
+                else:
+                    v = full.get(c.symbol, c.symbol)
+                    cons += [(v, False), (1 - v, False)]
+                    res = sp.cancel(g) if g.free_symbols else g
+                    if res != 0:  # an equation the solver did not use: keep it (g = 0)
+                        cons += [(res, False), (-res, False)]
+            cons = [(sp.expand(e), s) for e, s in cons]
+            if any(e.has(sp.zoo, sp.nan, sp.oo, sp.I) for e, _ in cons):
+                continue  # a 'coefficient != 0' branch whose coefficient vanished
+            try:
+                cons = [(e, s) for e, s in cons if e.free_symbols or not _always(e, s)]
+            except ValueError:  # a non-real value
+                continue
+            if p is None:
+                if any(not e.free_symbols for e, _ in cons):
+                    continue  # a numeric constraint fails
+                try:
+                    if not psplit.feasible(cons, free):
+                        continue
+                except ValueError as exc:
+                    raise GameError(f"family of case {case} has constraints that are not affine "
+                                    f"in its free parameters: {exc}") from None
+            strat = {}
+            for prm in game.named:
+                x = sp.Symbol(prm.name, real=True)
+                strat[prm.name] = full.get(x, fixed.get(prm.name, x))
+            families.append(Family(tuple(strat.items()), tuple(x.name for x in free),
+                                   tuple(cons), case, tuple(only), tuple(piv)))
+    del syms
+    return families
+
+
+def _always(e: sp.Expr, strict: bool) -> bool:
+    if e.free_symbols:
+        return False
+    s = psplit.sign(e)
+    return s > 0 or (s == 0 and not strict)
+
+
+def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tasks: Sequence,
+                      fixed: Mapping[str, Any] | None = None) -> list[Family]:
+    """The families at one exact critical value of ``P``: the generic families substituted
+    (where their formulas stay finite and their constraints hold) plus the branches and leaves
+    recorded for this value (``tasks``), resumed with ``P`` exact."""
+    p = pot_symbol(game)
+    key = (id(game), tuple(sorted((fixed or {}).items())))
+    if key not in _CONDS:
+        _CONDS[key] = conditions(game, None, fixed)
+    conds = tuple(Condition(c.name, c.player, c.symbol, sp.expand(c.gradient.xreplace({p: value})))
+                  for c in _CONDS[key])
+    fv = float(sp.N(value, 20))
+    leaves: list = []
+    for t in tasks:
+        if t[0] == "leaf":
+            leaves.append((t[1], t[2]))
+        else:
+            leaves += _case_leaves(conds, None, {}, start=(t[1], t[2], t[3]))
+    uniq = {(tuple(sorted((k.name, v) for k, v in fx.items())), case): (fx, case)
+            for fx, case in leaves}
+    out = enumerate_families(game, {"P": value}, fixed, conds, {}, list(uniq.values()))
+    for fam in generic:
+        sub = {p: value}
+        if float_filter.pot_only_fails(fam.constraints, p, fv):
+            continue
+        st, q = float_filter.status(fam.constraints, fam.free_symbols(), p, fv)
+        if st == "infeasible":
+            continue
+        witnessed = st == "witness" and float_filter.confirm(
+            fam.constraints, fam.free_symbols()[0], q, p, value)
+        cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
+        if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
+            continue
+        try:
+            if any(not _always(e, s) for e, s in cons if not e.free_symbols):
+                continue
+            cons = [(e, s) for e, s in cons if e.free_symbols]
+            if not witnessed and not psplit.feasible(cons, fam.free_symbols()):
+                continue
+        except ValueError:
+            continue
+        strat = tuple((k, sp.radsimp(sp.cancel(v.xreplace(sub)))) for k, v in fam.strategy)
+        out.append(Family(strat, fam.free, tuple(cons), fam.cases))
+    return out
+
+
+_CONDS: dict = {}

@@ -1,0 +1,55 @@
+"""Equilibrium families as plain records of sympy strings (for JSON output and caches), and
+back.  Every string parses with ``sympy.sympify``: intervals print as ``Interval.open(5,
+5/2 + sqrt(73)/2)``, a single pot as the number itself."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import sympy as sp
+
+from games import Game
+from games.strategy import param_symbols
+
+from solvers.symbolic.piecewise import Piece, Solution
+
+
+def set_str(p_set: sp.Set) -> str:
+    """The P set as a sympify-able string: a point prints as the number."""
+    if isinstance(p_set, sp.FiniteSet) and len(p_set) == 1:
+        return str(next(iter(p_set)))
+    return str(p_set)
+
+
+def parse_set(text: str) -> sp.Set:
+    """Inverse of :func:`set_str`."""
+    obj = sp.sympify(text)
+    return obj if isinstance(obj, sp.Set) else sp.FiniteSet(obj)
+
+
+def solution_record(p_set: sp.Set, sol: Solution) -> dict[str, Any]:
+    """One family as the JSON record of ``pokerdyn equilibria --json``."""
+    return {"p_interval": set_str(p_set),
+            "strategy": {k: str(v) for k, v in sol.strategy},
+            "free": list(sol.free),
+            "constraints": [str(c) for c in sol.constraints],
+            "payoffs": [str(e) for e in sol.payoffs]}
+
+
+def pieces_records(pieces: Sequence[Piece]) -> list[dict[str, Any]]:
+    """Every family of every piece, in P order."""
+    return [solution_record(pc.p_set, s) for pc in pieces for s in pc.solutions]
+
+
+def record_family(rec: dict[str, Any], game: Game) -> dict[str, Any]:
+    """A record parsed back: p_set (Set), strategy (name -> Expr), free, constraints,
+    payoffs, in ``game``'s own symbols so they compare equal to the enumeration's."""
+    local = {str(s): s for s in game.params} | {str(k): v for k, v in param_symbols(game).items()}
+
+    def parse(text: str) -> sp.Expr:
+        return sp.sympify(text, locals=local)
+
+    return {"p_set": parse_set(rec["p_interval"]),
+            "strategy": {k: parse(v) for k, v in rec["strategy"].items()},
+            "free": tuple(rec["free"]),
+            "constraints": tuple(parse(c) for c in rec["constraints"]),
+            "payoffs": tuple(parse(e) for e in rec["payoffs"])}

@@ -1,0 +1,129 @@
+"""Floating-point rejection of equilibrium families at one pot value, before the exact
+check.  A family is rejected only when every point that could satisfy its constraints
+violates one of them by a clear margin in floating point; anything closer is left to the
+exact (rational or algebraic) decision in :mod:`solvers.symbolic.psplit`.  This keeps the exact work
+at algebraic critical values such as ``P* = (5 + sqrt 73)/2`` to the few families that can
+live there."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+import sympy as sp
+
+from solvers.symbolic import psplit
+
+TOL = 1e-7
+
+_POLYS: dict = {}
+_NONE = sp.Symbol("_no_free_parameter")
+
+
+def _float_polys(e: sp.Expr, x: sp.Symbol, p: sp.Symbol):
+    """Numerator and denominator of ``e`` as coefficient lists in ``x``, each coefficient a
+    float function of ``p`` (cached per constraint)."""
+    key = (e, x, p)
+    if key not in _POLYS:
+        num, den = sp.fraction(sp.together(e))
+        fs = []
+        for part in (num, den):
+            coeffs = sp.Poly(sp.expand(part), x).all_coeffs()
+            fs.append(sp.lambdify(p, coeffs, "math"))
+        _POLYS[key] = fs
+    return _POLYS[key]
+
+
+def clearly_infeasible(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol],
+                       p: sp.Symbol, fv: float) -> bool:
+    """True if the constraints (rational in ``p`` and in at most one free parameter) fail
+    by a margin at ``P = fv``: each sign-constant piece of the parameter line (between float
+    roots of numerators and denominators) and each root violates some constraint by more
+    than ``TOL``.  False when unsure (more than one free parameter, poles, evaluation
+    errors)."""
+    return status(cons, xs, p, fv)[0] == "infeasible"
+
+
+def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Symbol,
+           fv: float) -> tuple[str, Any]:
+    """``("infeasible", None)`` as in :func:`clearly_infeasible`; ``("witness", q)`` with a
+    simple rational ``q`` for the one free parameter at which every constraint holds with a
+    float margin (to be confirmed exactly); ``("unknown", None)`` otherwise."""
+    if len(xs) > 1:
+        return "unknown", None
+    x = xs[0] if xs else _NONE
+    try:
+        polys = []
+        for e, _ in cons:
+            fn, fd = _float_polys(e, x, p)
+            polys.append((np.asarray(fn(fv), float), np.asarray(fd(fv), float)))
+    except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
+        return "unknown", None
+    roots: list[float] = []
+    for n, d in polys:
+        for c in (n, d):
+            c = np.trim_zeros(c, "f")
+            if len(c) > 1:
+                roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
+    roots.sort()
+    cands = roots + ([roots[0] - 1.0, roots[-1] + 1.0] if roots else [0.0])
+    cands += [(a + b) / 2 for a, b in zip(roots, roots[1:]) if b - a > 1e-12]
+    unsure = False
+    for v in cands:
+        ok, margin = True, np.inf
+        for n, d in polys:
+            dv = np.polyval(d, v)
+            if abs(dv) < 1e-12:  # a pole: not decided here
+                margin = 0.0
+                continue
+            val = np.polyval(n, v) / dv
+            if val < -TOL:
+                ok = False
+                break
+            margin = min(margin, val)
+        if not ok:
+            continue
+        unsure = True
+        if margin > 1e-6 and xs:
+            q = sp.Rational(v).limit_denominator(10 ** 6)
+            if _margin_at(polys, float(q)) > 1e-7:
+                return "witness", q
+    return ("unknown", None) if unsure else ("infeasible", None)
+
+
+def _margin_at(polys, v: float) -> float:
+    out = np.inf
+    for n, d in polys:
+        dv = np.polyval(d, v)
+        if abs(dv) < 1e-12:
+            return 0.0
+        out = min(out, np.polyval(n, v) / dv)
+    return out
+
+
+def confirm(cons: Sequence[psplit.Constraint], x: sp.Symbol, q: sp.Rational, p: sp.Symbol,
+            value: sp.Expr) -> bool:
+    """Exact check that the rational ``x = q`` satisfies every constraint at ``P = value``
+    (the constraints become rational functions of ``P`` alone, evaluated exactly)."""
+    for e, strict in cons:
+        num, den = sp.fraction(sp.together(e.xreplace({x: q})))
+        d = psplit.sign(sp.expand(den).xreplace({p: value}))
+        s = psplit.sign(sp.expand(num).xreplace({p: value})) * d
+        if d == 0 or s < 0 or (s == 0 and strict):
+            return False
+    return True
+
+
+def pot_only_fails(cons: Sequence[psplit.Constraint], p: sp.Symbol, fv: float) -> bool:
+    """A constraint without free parameters that fails by a wide margin in floating point at
+    ``P = fv`` (anything closer is decided exactly)."""
+    for e, _ in cons:
+        if e.free_symbols - {p}:
+            continue
+        try:
+            fn, fd = _float_polys(e, _NONE, p)
+            v = fn(fv)[-1] / fd(fv)[-1]
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError):
+            continue
+        if v < -1e-9:
+            return True
+    return False

@@ -1,0 +1,336 @@
+"""Equilibrium families for every pot size at once: the P axis split exactly into open
+intervals and critical values (Billingham sec. 2: P = 2, 5 and P* = (5 + sqrt 73)/2 for
+one-third street Kuhn poker), each with its families, expected payoffs in closed form, and
+adjacent pieces with the same families merged.
+
+Critical values are the positive real roots of every polynomial in ``P`` met on the way:
+pure-P equalities and pivots of the case solver, the coefficients of the free parameters in
+the constraints, and the bound differences formed by Fourier-Motzkin elimination on each
+interval.  On an open interval between consecutive critical values every such sign is
+constant, so the families there are decided at one rational sample point; each critical
+value is re-enumerated with ``P`` substituted exactly.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import sympy as sp
+
+from games import Game, GameError
+
+from solvers.symbolic import float_filter, psplit
+from solvers.symbolic.enumeration import Family, enumerate_families, families_at_point, pot_symbol
+from solvers.symbolic.payoffs import symbolic_payoffs
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A family on one piece of the P axis, in display form: factored strategy, free
+    parameters, their non-redundant constraints (sympy relationals) and closed-form payoffs."""
+
+    strategy: tuple[tuple[str, sp.Expr], ...]
+    free: tuple[str, ...]
+    constraints: tuple[sp.Basic, ...]
+    payoffs: tuple[sp.Expr, ...]
+    raw: tuple[psplit.Constraint, ...]
+
+    def as_dict(self) -> dict[str, sp.Expr]:
+        return dict(self.strategy)
+
+    def sample(self, pot: Any = None, p: sp.Symbol | None = None) -> dict[str, sp.Expr]:
+        """An exact point of the family (free parameters inside their constraints) at the
+        pot ``pot`` (needed when the piece is an interval)."""
+        sub = {p: sp.nsimplify(pot)} if p is not None and pot is not None else {}
+        cons = [(sp.expand(e.xreplace(sub)), s) for e, s in self.raw]
+        xs = [sp.Symbol(n, real=True) for n in self.free]
+        pt = psplit.interior_point(cons, xs)
+        return {k: sp.radsimp(v.xreplace(sub).xreplace(pt)) for k, v in self.strategy}
+
+
+@dataclass(frozen=True)
+class Piece:
+    """Families on a set of pot sizes (an Interval or a single point)."""
+
+    p_set: sp.Set
+    solutions: tuple[Solution, ...]
+
+
+def _constraint_polys(fam: Family, p: sp.Symbol) -> list[sp.Expr]:
+    xs = fam.free_symbols()
+    out = []
+    for e, _ in fam.constraints:
+        try:
+            coeffs, rest = psplit._affine(e, xs)
+        except ValueError:  # rational in a free parameter: decided at sample points
+            continue
+        out += [c for c in coeffs + [rest] if p in c.free_symbols]
+    return out
+
+
+def _feasible_on(fam: Family, p: sp.Symbol, sample: sp.Expr) -> bool:
+    if float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, float(sample)):
+        return False
+    cons = [(sp.expand(e.xreplace({p: sample})), s) for e, s in fam.constraints]
+    return psplit.feasible(cons, fam.free_symbols())
+
+
+def _relevant(fam: Family, p: sp.Symbol, r: sp.Expr) -> bool:
+    """Whether a root ``r`` of one of ``fam``'s polynomials can change ``fam``'s status:
+    not when ``fam`` fails at ``r`` by a clear floating-point margin (then it fails on a
+    neighbourhood of ``r`` too, so ``r`` is no critical value for it)."""
+    fr = float(sp.N(r, 20))
+    return not (float_filter.pot_only_fails(fam.constraints, p, fr)
+                or float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, fr))
+
+
+def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: sp.Expr | None,
+             at: sp.Expr | None = None) -> Solution:
+    """Factored strategy, payoffs, and the constraints that are not implied by the others
+    (redundancy decided exactly at ``sample``); ``at`` substitutes an exact pot value."""
+    sub = {p: at} if at is not None and p is not None else {}
+    xs = fam.free_symbols()
+    cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
+    test = (lambda e: e.xreplace({p: sample})) if (p is not None and sample is not None) else (lambda e: e)
+    cons = [(e, s) for e, s in cons if e.free_symbols & set(xs)]
+    keep = list(cons)
+    try:
+        psplit._affine(sp.Add(*[e for e, _ in cons]), xs)
+    except ValueError:
+        cons = []
+    for c in list(cons):
+        others = [d for d in keep if d is not c]
+        neg = (-c[0], not c[1])  # the negation of c
+        if not psplit.feasible([(sp.expand(test(e)), s) for e, s in others + [neg]], xs):
+            keep = others
+    rels = tuple(_relational(e, s, xs) for e, s in keep)
+    strat = {k: _nice(v.xreplace(sub)) for k, v in fam.strategy}
+    allsub = {sp.Symbol(k, real=True): v for k, v in strat.items()}
+    payoffs = tuple(_nice(sp.expand(E.xreplace(sub)).xreplace(allsub)) for E in pays)
+    return Solution(tuple(strat.items()), fam.free, rels, payoffs, tuple(keep))
+
+
+def _nice(e: sp.Expr) -> sp.Expr:
+    e = sp.cancel(sp.together(e))
+    irrational = any(a.exp.is_Rational and a.exp.q != 1 for a in e.atoms(sp.Pow))
+    return sp.radsimp(e) if irrational else sp.factor(e)
+
+
+def _relational(e: sp.Expr, strict: bool, xs: Sequence[sp.Symbol]) -> sp.Basic:
+    """``e > 0`` as ``x > bound`` / ``x < bound`` when ``e`` has one free parameter."""
+    present = [x for x in xs if e.coeff(x, 1) != 0]
+    if len(present) == 1:
+        x = present[0]
+        c = e.coeff(x, 1)
+        bound = _nice(-(e - c * x) / c)
+        s = psplit.sign(c) if c.is_number else None
+        if s is not None:
+            if s > 0:
+                return sp.Gt(x, bound) if strict else sp.Ge(x, bound)
+            return sp.Lt(x, bound) if strict else sp.Le(x, bound)
+    e = _nice(e)
+    return sp.Gt(e, 0) if strict else sp.Ge(e, 0)
+
+
+_LAMBDAS: dict = {}
+
+
+def _fast_sign(c: sp.Expr, p: sp.Symbol, s: sp.Expr) -> int:
+    """Sign of ``c`` at the rational ``P = s``: floating point when clearly away from zero,
+    exact otherwise."""
+    c = sp.sympify(c)
+    if c.free_symbols - {p}:
+        raise ValueError("not a function of P alone")
+    f = _LAMBDAS.get(c)
+    if f is None:
+        f = _LAMBDAS[c] = sp.lambdify(p, c, "math")
+    try:
+        v = float(f(float(s)))
+        if abs(v) > 1e-9:
+            return 1 if v > 0 else -1
+    except (ZeroDivisionError, ValueError, TypeError):
+        pass
+    return psplit.sign(c.xreplace({p: s}))
+
+
+_ROOTS: dict = {}
+
+
+def _roots(d: sp.Expr, p: sp.Symbol) -> list:
+    key = sp.srepr(d)
+    if key not in _ROOTS:
+        _ROOTS[key] = [(r, float(sp.N(r, 20))) for r in psplit.positive_roots(d, p)]
+    return _ROOTS[key]
+
+
+def _refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
+    """Add the roots of Fourier-Motzkin bound differences inside each interval (the
+    differences depend on the interval only through the signs of the free parameters'
+    coefficients, so they are computed once per family and sign pattern)."""
+    memo: dict = {}
+    for _ in range(4):
+        new = set()
+        for pc in psplit.pieces(points):
+            if pc.is_point:
+                continue
+            sign_at = lambda c, s=pc.sample: _fast_sign(c, p, s)
+            for fam in gen:
+                if not fam.free:
+                    continue
+                xs = fam.free_symbols()
+                coeffs = [sp.expand(e).coeff(x, 1) for e, _ in fam.constraints for x in xs]
+                try:
+                    mk = (id(fam), tuple(sign_at(c) if c != 0 else 0 for c in coeffs)
+                          if len(xs) == 1 else pc.sample)
+                except (ValueError, TypeError):  # not affine: decided at samples only
+                    continue
+                if mk not in memo:
+                    derived: list = []
+                    try:
+                        psplit.eliminate(fam.constraints, xs, sign_at, derived)
+                    except (ValueError, TypeError):
+                        derived = []
+                    ds = {d for d in derived if not (d.free_symbols - {p}) and p in d.free_symbols}
+                    memo[mk] = [r for d in ds for r in _roots(d, p)]
+                lo, hi = float(sp.N(pc.low, 20)), float(sp.N(pc.high, 20)) if pc.high is not sp.oo else float("inf")
+                for r, fr in memo[mk]:
+                    if lo - 1e-9 < fr < hi + 1e-9 and _relevant(fam, p, r) and psplit.sign(r - pc.low) > 0 and (
+                            pc.high is sp.oo or psplit.sign(pc.high - r) > 0):
+                        new.add(r)
+        fl = [float(sp.N(q, 20)) for q in points]
+        new = {r for r in new if all(abs(float(sp.N(r, 20)) - f) > 1e-12 or psplit.sign(r - q) != 0
+                                     for q, f in zip(points, fl))}
+        if not new:
+            break
+        points |= new
+    return psplit.merge_points(points)
+
+
+def _canon(e: sp.Expr) -> str:
+    """A canonical string of an exact expression (radicals rationalized, then cancelled)."""
+    e = sp.sympify(e)
+    if any(a.exp.is_Rational and a.exp.q != 1 for a in e.atoms(sp.Pow)):
+        e = sp.expand(sp.radsimp(e))
+    return sp.srepr(sp.cancel(e))
+
+
+def _canon_rel(c: sp.Basic) -> tuple:
+    if isinstance(c.lhs, sp.Symbol) and not (c.rhs.free_symbols - {sp.Symbol("P")}):
+        return (c.lhs.name, type(c).__name__, _canon(c.rhs))
+    e = sp.expand(c.lhs - c.rhs)
+    xs = sorted(e.free_symbols, key=lambda s: s.name)
+    lead = next((e.coeff(x, 1) for x in xs if e.coeff(x, 1).is_number and e.coeff(x, 1) != 0), 1)
+    return ("", type(c).__name__, _canon(e / abs(lead)))
+
+
+def _key(sol: Solution) -> tuple:
+    return (tuple((k, _canon(v)) for k, v in sol.strategy),
+            frozenset(_canon_rel(c) for c in sol.constraints))
+
+
+_CACHE: dict[tuple, list[Piece]] = {}
+
+
+def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
+                       merge: bool = True) -> list[Piece]:
+    """All equilibrium families of ``game`` over the whole P axis (cached per process)."""
+    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge)
+    if key in _CACHE:
+        return _CACHE[key]
+    p = pot_symbol(game)
+    pays = symbolic_payoffs(game)
+    if p is None:
+        fams = enumerate_families(game, fixed=fixed)
+        out = [Piece(sp.S.Reals, tuple(_display(f, pays, None, None) for f in fams))]
+        _CACHE[key] = out
+        return out
+    dom = game.domains.get("P")
+    low = sp.nsimplify(dom.low) if dom and dom.low > -float("inf") else sp.S.Zero
+    if low != 0:
+        raise GameError("the P axis must start at 0 (domain (0, oo))")
+    critical: dict = {}
+    gen = enumerate_families(game, fixed=fixed, critical=critical)
+    roots = {r for r, _ in critical.values()}
+    for fam in gen:
+        for c in _constraint_polys(fam, p):
+            roots.update(r for r in psplit.positive_roots(c, p) if _relevant(fam, p, r))
+    points = _refine(gen, p, set(psplit.merge_points(roots)))
+    out = []
+    for pc in psplit.pieces(points):
+        if pc.is_point:
+            tasks = [t for r, ts in critical.values() if psplit.sign(r - pc.low) == 0 for t in ts]
+            fams = families_at_point(game, gen, pc.low, tasks, fixed)
+            sols = [_display(f, pays, p, None, at=pc.low) for f in fams]
+        else:
+            sols = [_display(f, pays, p, pc.sample) for f in gen if _feasible_on(f, p, pc.sample)]
+        out.append((pc, sols))
+    pieces = _merge(out, p) if merge else [Piece(pc.as_set(), tuple(s)) for pc, s in out]
+    _CACHE[key] = pieces
+    return pieces
+
+
+def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr) -> set:
+    """Keys of interval solutions evaluated at the endpoint ``v``."""
+    out = set()
+    for s in sols:
+        fam = Family(s.strategy, s.free, s.raw, "")
+        cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
+        if not psplit.feasible(cons, fam.free_symbols()):
+            continue
+        out.add(_key(_display(fam, (), p, None, at=v)))
+    return out
+
+
+def _merge(out: list, p: sp.Symbol) -> list[Piece]:
+    """Join interval - point - interval runs whose families agree."""
+    groups: list[list] = []  # each: [low, high, low_open, high_open, sols]
+    i = 0
+    while i < len(out):
+        pc, sols = out[i]
+        if groups and not pc.is_point:
+            g = groups[-1]
+            prev_pc, prev_sols = out[i - 1]
+            same = ({_key(s) for s in sols} == {_key(s) for s in g[4]}
+                    and prev_pc.is_point and g[3] is False
+                    and {_key(s) for s in prev_sols} == _at(sols, p, prev_pc.low))
+            if same:
+                g[1], g[3] = pc.high, True
+                i += 1
+                continue
+        if pc.is_point:
+            if groups and groups[-1][3] and not groups[-1][1] is sp.oo and \
+                    _at(groups[-1][4], p, pc.low) == {_key(s) for s in sols}:
+                groups[-1][1], groups[-1][3] = pc.low, False
+                i += 1
+                continue
+            groups.append([pc.low, pc.low, False, False, sols])
+        elif groups and groups[-1][0] == groups[-1][1] and groups[-1][0] == pc.low and \
+                _at(sols, p, pc.low) == {_key(s) for s in groups[-1][4]}:
+            groups[-1][1:] = [pc.high, False, True, sols]
+        else:
+            groups.append([pc.low, pc.high, True, True, sols])
+        i += 1
+    pieces = []
+    for low, high, lo_open, hi_open, sols in groups:
+        s = sp.FiniteSet(low) if low == high and not lo_open else sp.Interval(low, high, lo_open, hi_open)
+        pieces.append(Piece(s, tuple(sols)))
+    return pieces
+
+
+def solutions_at(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None) -> list[Solution]:
+    """The families at one exact pot value (from the piecewise result)."""
+    p = pot_symbol(game)
+    v = sp.nsimplify(pot, rational=True) if isinstance(pot, float) else sp.sympify(pot)
+    for pc in equilibrium_pieces(game, fixed):
+        if pc.p_set.contains(v) is sp.true:
+            if isinstance(pc.p_set, sp.FiniteSet):
+                return list(pc.solutions)
+            sols = []
+            for s in pc.solutions:
+                fam = Family(s.strategy, s.free, s.raw, "")
+                cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
+                if psplit.feasible(cons, fam.free_symbols()):
+                    d = _display(fam, symbolic_payoffs(game), p, None, at=v)
+                    sols.append(d)
+            return sols
+    raise GameError(f"pot P={pot} is outside the game's P axis")
