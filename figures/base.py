@@ -37,3 +37,11 @@ def save(fig, out_dir: Path, filename: str) -> Path:
     fig.savefig(path, dpi=120)
     plt.close(fig)
     return path
+
+
+def finish(fig, out_dir: Path, name: str, summary: str, numbers: dict[str, Any] | None = None,
+           source: str = "") -> FigureResult:
+    """Save ``fig`` as ``out_dir/<name>.png`` and return its :class:`FigureResult`: the common
+    ending of a one-file figure module."""
+    return FigureResult(name, (save(fig, out_dir, f"{name}.png"),), summary, dict(numbers or {}),
+                        source)

@@ -12,7 +12,7 @@ from games import compile_game, get_game
 from solvers.compare import compare
 from solvers.iterative import SolverResult
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 METHODS = ("fp", "hedge", "cfr+")
 GAMES = ("river", "kuhn3")
@@ -51,13 +51,12 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         for m, res in results.items():
             numbers[f"{name} {m}: NashConv after {iters} it."] = \
                 f"{res.nash_conv:.2e} ({res.seconds:.2f} s)"
-    path = save(fig, out_dir, "convergence_compare.png")
-    return FigureResult("convergence_compare", (path,),
-                        "NashConv of fictitious play, per-information-set multiplicative "
-                        "weights (hedge) and CFR+ against iterations and time, each run for "
-                        "the same number of iterations from the uniform profile (the "
-                        "iteration axis is deterministic, the time axis is measured). CFR+ "
-                        "falls roughly like "
-                        "1/t, fictitious play more slowly and with oscillations, hedge "
-                        "slowest (like 1/sqrt(t)), as Ganzfried reports for FP vs hedge.",
-                        numbers, "Ganzfried (tournaments) sec. 7; Tammelin (CFR+); pokerdyn")
+    return finish(fig, out_dir, "convergence_compare",
+                  "NashConv of fictitious play, per-information-set multiplicative "
+                  "weights (hedge) and CFR+ against iterations and time, each run for "
+                  "the same number of iterations from the uniform profile (the "
+                  "iteration axis is deterministic, the time axis is measured). CFR+ "
+                  "falls roughly like "
+                  "1/t, fictitious play more slowly and with oscillations, hedge "
+                  "slowest (like 1/sqrt(t)), as Ganzfried reports for FP vs hedge.",
+                  numbers, "Ganzfried (tournaments) sec. 7; Tammelin (CFR+); pokerdyn")

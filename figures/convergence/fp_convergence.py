@@ -9,7 +9,7 @@ import numpy as np
 from games import compile_game, get_game
 from solvers import fictitious_play
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 CASES = (("kuhn", {}), ("kuhn3", {}), ("skp", {"P": 9}))
 
@@ -29,10 +29,9 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("NashConv of the average strategy")
     ax.set_title("Fictitious play (reach-weighted averaging), P = 9 for skp")
     ax.legend(fontsize=8)
-    path = save(fig, out_dir, "fp_convergence.png")
-    return FigureResult("fp_convergence", (path,),
-                        "NashConv of the fictitious-play average profile against iterations "
-                        "(log-log), simultaneous and alternating updates. The curves fall "
-                        "roughly like 1/t with superimposed oscillations: the damped cycling "
-                        "of best responses around the equilibrium.",
-                        numbers, "Mercer (hold'em builder) sec. on fictitious play; pokerdyn")
+    return finish(fig, out_dir, "fp_convergence",
+                  "NashConv of the fictitious-play average profile against iterations "
+                  "(log-log), simultaneous and alternating updates. The curves fall "
+                  "roughly like 1/t with superimposed oscillations: the damped cycling "
+                  "of best responses around the equilibrium.",
+                  numbers, "Mercer (hold'em builder) sec. on fictitious play; pokerdyn")

@@ -14,7 +14,7 @@ from games.river import R1, TYPES
 from solvers import solve_lp
 from solvers._kernels import own_reach
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 ACTION_NAMES = {"k": "check", "b": "bet", "f": "fold", "c": "call", "r": "raise"}
 
@@ -91,14 +91,13 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     draw_tree(ax, cg, res.strategies, f"River game, R1 vs R1, one bet of 0.5, pot 1: game "
                                       f"value {res.value:+.4f} (LP). Per hand: reach "
                                       f"probability given the hand, action probabilities")
-    path = save(fig, out_dir, "river_strategy_tree.png")
     g = cg.game
     s = res.strategies
     numbers = {"game value": f"{res.value:+.4f}"}
     for t in TYPES:
         numbers[f"P1 bets with {t}"] = f"{s[g.infoset_index(f'P1:{t}|'), 1]:.3f}"
-    return FigureResult(
-        "river_strategy_tree", (path,),
+    return finish(
+        fig, out_dir, "river_strategy_tree",
         "Equilibrium of the one-bet river game with both players holding R1 and a bet of 0.5 "
         "(LP). Player 1 bets A and B always and bluffs D with probability 1/4, exactly as in "
         "the half-street game (Papadopoulos sec. 4.2: 'Player 1's betting strategy is the "

@@ -12,7 +12,7 @@ from games.registry import make_game
 from games.river import DISTRIBUTIONS
 from solvers import solve_lp
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 QUICK_GRID = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
 
@@ -49,9 +49,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             i = int(np.argmin(v))
             numbers[f"{dist}, {label}: value at bet 1"] = f"{v[np.argmin(abs(grid - 1))]:+.4f}"
             numbers[f"{dist}, {label}: lowest value (bet size)"] = f"{v[i]:+.4f} ({grid[i]:g})"
-    path = save(fig, out_dir, "river_value_bet_size.png")
-    return FigureResult(
-        "river_value_bet_size", (path,),
+    return finish(
+        fig, out_dir, "river_value_bet_size",
         "Equilibrium game value (player 1's expected payoff, pot 1) of the river game against "
         "the bet size, both players holding R1 = (.1,.2,.3,.4) or R4 = (.05,.3,.45,.2), with "
         "one bet or bet-and-raise, by the sequence-form LP. The value is never positive: the "

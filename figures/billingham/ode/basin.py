@@ -8,7 +8,7 @@ from dynamics import basin_map, grid_points
 from dynamics.plotting import basin_image, mark_points
 
 from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
@@ -21,9 +21,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     basin_image(ax, bm, ("c_K", "d_Q"), m.names)
     mark_points(ax, [s3.point], ("c_K", "d_Q"), ["S3"])
     ax.set_title(f"Basins on b_J = {s3.exact['b_J']} ({m.label()})", fontsize=9)
-    path = save(fig, out_dir, "ode_basin.png")
-    return FigureResult(
-        "ode_basin", (path,),
+    return finish(
+        fig, out_dir, "ode_basin",
         "Each grid point of initial frequencies (c_K, d_Q) with b_J = 2/P is coloured by the "
         "invariant plane its trajectory approaches; the boundary is the trace of the stable "
         "manifold of S3 (Fig. 8); grey: undecided by t = 800.",

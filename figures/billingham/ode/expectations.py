@@ -11,7 +11,7 @@ from pathlib import Path
 from dynamics.plotting import payoff_series
 
 from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 from figures.billingham.ode.fates import two_solutions
 
 
@@ -34,9 +34,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                                                     for v in tr.payoffs[-1]]
         numbers[f"E_p({s})"] = [round(float(v), 5) for v in ref]
     fig.suptitle(f"Expectations, Billingham (24)-(26) ({m.label()})", fontsize=10)
-    path = save(fig, out_dir, "ode_expectations.png")
-    return FigureResult(
-        "ode_expectations", (path,),
+    return finish(
+        fig, out_dir, "ode_expectations",
         "Running mean expectations E_p(t)/t of the two Fig. 9 solutions (thick), with the "
         "instantaneous expectations (thin): they oscillate about the equilibrium "
         "expectations of S1 and S2 (dashed), Billingham (15), (16).",

@@ -10,7 +10,7 @@ from dynamics import simulate_ode as simulate
 from dynamics.plotting import time_series
 
 from figures.billingham.ode._skp import STARTS, skp_model
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 
 def two_solutions(quick: bool):
@@ -27,10 +27,9 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         time_series(ax, tr)
         ax.set_title(f"start (b_J, c_K, d_Q) = {y0}", fontsize=9)
     fig.suptitle(f"Two solutions with different fates ({m.label()})", fontsize=10)
-    path = save(fig, out_dir, "ode_fates.png")
     fin = [tr.final for tr in trs]
-    return FigureResult(
-        "ode_fates", (path,),
+    return finish(
+        fig, out_dir, "ode_fates",
         "Two solutions started either side of the stable manifold of S3: the first decays "
         "onto c_K = 0 and cycles around S1, the second onto d_Q = 0 around S2.",
         {"final states": [{k: round(v, 5) for k, v in f.items()} for f in fin]},

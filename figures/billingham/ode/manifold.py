@@ -8,7 +8,7 @@ from dynamics import manifold_paths
 from dynamics.plotting import mark_points, phase_3d
 
 from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
@@ -20,10 +20,9 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     phase_3d(ax, [path], m.names, arrows=0, lw=0.8, colors=["C0"])
     mark_points(ax, [e.point for e in eqs.values()], m.names, list(eqs))
     ax.set_title(f"Stable manifold of S3, backward path ({m.label()})", fontsize=9)
-    out = save(fig, out_dir, "ode_manifold.png")
     lam = eqs["S3"].eigenvalues
-    return FigureResult(
-        "ode_manifold", (out,),
+    return finish(
+        fig, out_dir, "ode_manifold",
         "A backward-time integral path from a point 1e-3 from S3 in its stable eigenspace: "
         "it spirals outwards on the 2-D stable manifold of S3, the surface that separates "
         "the basins of attraction of the planes c_K = 0 (around S1) and d_Q = 0 (around S2).",

@@ -10,7 +10,7 @@ from dynamics import simulate_batch
 from dynamics.plotting import mark_points, phase_3d
 
 from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
@@ -24,11 +24,10 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     phase_3d(ax, trs, m.names, arrows=2, lw=0.6)
     mark_points(ax, [e.point for e in eqs.values()], m.names, list(eqs))
     ax.set_title(f"Phase portrait, {n} trajectories ({m.label()})", fontsize=9)
-    path = save(fig, out_dir, "ode_portrait3d.png")
     fate = {"c_K -> 0": sum(t.final["c_K"] < 1e-2 for t in trs),
             "d_Q -> 0": sum(t.final["d_Q"] < 1e-2 for t in trs)}
-    return FigureResult(
-        "ode_portrait3d", (path,),
+    return finish(
+        fig, out_dir, "ode_portrait3d",
         "Trajectories from random initial frequencies: each decays onto one of the "
         "attracting invariant planes c_K = 0 or d_Q = 0 and then cycles around S1 or S2.",
         {"trajectories": n, **fate}, "pokerdyn (Billingham sec. 4.1)")

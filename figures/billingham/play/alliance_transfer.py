@@ -12,7 +12,7 @@ import numpy as np
 
 from dynamics.play.experiments import alliance_experiment
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
@@ -44,9 +44,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         ax.set_title(f"kuhn3-third, P = {pot}, seats rotating", fontsize=9)
         ax.set_ylabel("mean ex-showdown payoff per hand")
     axes[0].legend(fontsize=8)
-    path = save(fig, out_dir, "alliance_transfer.png")
-    return FigureResult(
-        "alliance_transfer", (path,),
+    return finish(
+        fig, out_dir, "alliance_transfer",
         "Two allied agents who use the equilibrium's free parameter by seat (P = 5: bluff "
         "total; P = 9: Q-calls) take 1/360 (P = 5) or 1/468 (P = 9) chips per hand from the "
         "outsider, although every player always plays an equilibrium strategy. Both tables "

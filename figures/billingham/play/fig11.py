@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 from figures.billingham.play.series import payoff_numbers, plot_frequencies, rounds_for, run
 
 KS = (0.01, 0.001)
@@ -22,9 +22,8 @@ def grid(out_dir: Path, seed: int, quick: bool, Ls, name: str, fig_no: int) -> F
             plot_frequencies(axes[i, j], res, title=f"k = {k}, L = {L}")
             numbers[f"k={k} L={L}: mean ex-showdown payoffs (P1, P2, P3)"] = payoff_numbers(res)
     axes[0, 0].legend(fontsize=7, loc="upper right")
-    path = save(fig, out_dir, f"{name}.png")
-    return FigureResult(
-        name, (path,),
+    return finish(
+        fig, out_dir, name,
         f"Frequencies b_J, c_K, d_Q against rounds at P = 9 from S3 + 0.01 (12 deals, every-L "
         f"unbiased estimators), k in {KS}, L in {tuple(Ls)}; mean ex-showdown payoffs per "
         f"round (12-deal convention: S2 gives twice (16) = -0.130, -0.104, 0.233).",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 from figures.billingham.play.series import late_mean, payoff_numbers, plot_frequencies, rounds_for, run
 
 LS = (6, 192)
@@ -25,12 +25,11 @@ def pair(out_dir: Path, seed: int, quick: bool, k: float, name: str, fig_no: int
         numbers[f"L={L}: late-time mean frequencies"] = late_mean(res)
         numbers[f"L={L}: mean ex-showdown payoffs"] = payoff_numbers(res)
     axes[0, 0].legend(fontsize=7)
-    path = save(fig, out_dir, f"{name}.png")
-    return FigureResult(name, (path,),
-                        f"P = 9, k = {k}: frequencies for L = 6 and 192 with the equilibrium "
-                        f"S2 dashed (top: whole run, 400 samples; bottom: its first 20000 rounds), and mean frequencies over "
-                        f"the last quarter of the run.",
-                        numbers, f"Billingham (three-player Kuhn), Fig. {fig_no}")
+    return finish(fig, out_dir, name,
+                  f"P = 9, k = {k}: frequencies for L = 6 and 192 with the equilibrium "
+                  f"S2 dashed (top: whole run, 400 samples; bottom: its first 20000 rounds), and mean frequencies over "
+                  f"the last quarter of the run.",
+                  numbers, f"Billingham (three-player Kuhn), Fig. {fig_no}")
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from dynamics.skp_points import skp_point
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 from figures.billingham.play.series import POT, late_mean, nearest_point, plot_frequencies, rounds_for, run
 
 KS = (0.001, 0.0001)
@@ -43,9 +43,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             numbers[f"k={k} start {lab}: late-time mean"] = late
             numbers[f"k={k} start {lab}: nearer equilibrium"] = near
     axes[0, 0].legend(fontsize=7)
-    path = save(fig, out_dir, "billingham_fig15.png")
-    return FigureResult(
-        "billingham_fig15", (path,),
+    return finish(
+        fig, out_dir, "billingham_fig15",
         "P = 9, L = 6, two initial conditions on either side of S3, at the paper's k = 0.001 "
         "and at k = 0.0001 (dashed: S2). Bistability (A ends near S2, B near S1) needs the "
         "smaller k in this model; at k = 0.001 both end near S2 (module docstring).",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 from figures.billingham.play.series import study
 
 COLORS = ("tab:red", "tab:orange", "tab:blue", "tab:purple", "tab:green")
@@ -29,9 +29,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("mean estimate")
     ax.set_title("Estimator means at S3, P = 9 (dashed: true values; bars: 2 s.e.)", fontsize=9)
     ax.legend(fontsize=7, ncol=2)
-    path = save(fig, out_dir, "billingham_fig16.png")
-    return FigureResult("billingham_fig16", (path,),
-                        "Mean of every player's every-L unbiased estimate of each opponent "
-                        "frequency against L, frequencies fixed at S3 (P = 9): the means sit "
-                        "on the true values for every L.", numbers,
-                        "Billingham (three-player Kuhn), Fig. 16 (Appendix D)")
+    return finish(fig, out_dir, "billingham_fig16",
+                  "Mean of every player's every-L unbiased estimate of each opponent "
+                  "frequency against L, frequencies fixed at S3 (P = 9): the means sit "
+                  "on the true values for every L.", numbers,
+                  "Billingham (three-player Kuhn), Fig. 16 (Appendix D)")

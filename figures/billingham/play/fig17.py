@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, new_figure, save
+from figures.base import FigureResult, finish, new_figure
 from figures.billingham.play.fig16 import COLORS
 from figures.billingham.play.series import study
 
@@ -28,9 +28,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("standard deviation of the estimate")
     ax.set_title("Estimator noise at S3, P = 9", fontsize=9)
     ax.legend(fontsize=7)
-    path = save(fig, out_dir, "billingham_fig17.png")
-    return FigureResult("billingham_fig17", (path,),
-                        "Standard deviation of every estimate against L (log-log), frequencies "
-                        "fixed at S3, P = 9, with an L^(-1/2) reference line; the fitted "
-                        "slopes for L >= 24 are close to -1/2.", numbers,
-                        "Billingham (three-player Kuhn), Fig. 17 (Appendix D)")
+    return finish(fig, out_dir, "billingham_fig17",
+                  "Standard deviation of every estimate against L (log-log), frequencies "
+                  "fixed at S3, P = 9, with an L^(-1/2) reference line; the fitted "
+                  "slopes for L >= 24 are close to -1/2.", numbers,
+                  "Billingham (three-player Kuhn), Fig. 17 (Appendix D)")
