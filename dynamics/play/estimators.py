@@ -224,10 +224,12 @@ def ratio_estimators(game: Game, kind: str = "unbiased") -> tuple[RatioEstimator
 
 
 # -- compilation for the kernel -----------------------------------------------------------
+@lru_cache(maxsize=None)
 def ratio_weights(est: RatioEstimator, game: Game) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Per-terminal integer weights (num, den) of ``est``, scaled by a common denominator
     (the ratio is unchanged; running sums stay exact).  GameError if the weights are not
-    constant on the observer's observation classes (the player could not count them)."""
+    constant on the observer's observation classes (the player could not count them).
+    Cached (read-only arrays)."""
     model = observation_model(game)
     nt = len(model.outcomes)
     out = []
@@ -249,6 +251,7 @@ def ratio_weights(est: RatioEstimator, game: Game) -> tuple[NDArray[np.int64], N
                 raise GameError(f"estimator {est.name}: player {est.observer + 1} cannot tell "
                                 f"apart the cells of class {model.class_labels[est.observer][c]!r}"
                                 f" but they have different weights")
+        a.setflags(write=False)
         arrs.append(a)
     return arrs[0], arrs[1]
 

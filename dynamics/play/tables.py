@@ -99,8 +99,14 @@ class GradientTerms:
 
 
 def gradient_terms(game: Game, values: Mapping[str, object]) -> GradientTerms:
-    """The non-zero monomials of :func:`gradient_table` as :class:`GradientTerms`."""
-    G = gradient_table(game, values)
+    """The non-zero monomials of :func:`gradient_table` as :class:`GradientTerms` (cached
+    per game and parameter values: the symbolic derivation dominates a short run)."""
+    return _gradient_terms(game, tuple(sorted(values.items())))
+
+
+@lru_cache(maxsize=64)
+def _gradient_terms(game: Game, values: tuple) -> GradientTerms:
+    G = gradient_table(game, dict(values))
     m = G.shape[0]
     start, coefs, terms = [0], [], []
     for j in range(m):
@@ -112,8 +118,10 @@ def gradient_terms(game: Game, values: Mapping[str, object]) -> GradientTerms:
     vars_ = np.full((len(terms), width), m, dtype=np.int64)
     for q, v in enumerate(terms):
         vars_[q, :len(v)] = v
-    return GradientTerms(np.asarray(start, dtype=np.int64), np.asarray(coefs, dtype=np.float64),
-                         vars_)
+    out = (np.asarray(start, dtype=np.int64), np.asarray(coefs, dtype=np.float64), vars_)
+    for a in out:
+        a.setflags(write=False)  # shared by the cache
+    return GradientTerms(*out)
 
 
 def _is_checkdown(game: Game, node: int) -> bool:

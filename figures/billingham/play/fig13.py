@@ -27,7 +27,8 @@ def pair(out_dir: Path, seed: int, quick: bool, k: float, name: str, fig_no: int
     axes[0, 0].legend(fontsize=7)
     path = save(fig, out_dir, f"{name}.png")
     return FigureResult(name, (path,),
-                        f"P = 9, k = {k}: frequencies for L = 6 and 192 with the equilibrium "
+                        f"P = 9, k = {k} (estimator 'corrected': printed (44), (45), (47), (46) "
+                        f"with its denominator corrected): frequencies for L = 6 and 192 with the equilibrium "
                         f"S2 dashed (top: whole run, 400 samples; bottom: its first 20000 rounds), and mean frequencies over "
                         f"the last quarter of the run.",
                         numbers, f"Billingham (three-player Kuhn), Fig. {fig_no}")
