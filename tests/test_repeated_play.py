@@ -150,6 +150,25 @@ def test_cli_simulate_json_and_errors():
     assert bad.returncode == 2 and "L=0" in bad.stderr and len(bad.stderr.splitlines()) == 1
 
 
+@pytest.mark.parametrize("command", [("simulate", "skp", "--rounds", "20000"),
+                                     ("estimators", "skp", "--L", "24", "--rounds", "20000",
+                                      "--discard", "1000")])
+def test_cli_estimator_corrected_and_unknown(command):
+    """``--estimator corrected`` (Billingham (44), (45), (47), (46) with its denominator
+    corrected) runs and differs from ``paper``; an unknown name is one stderr line naming it
+    and the allowed ones, exit 2, nothing on stdout."""
+    out = {e: _cli(*command, "--estimator", e, "--json") for e in ("corrected", "paper")}
+    for e, o in out.items():
+        assert o.returncode == 0, (e, o.stderr)
+    js = {e: {k: v for k, v in json.loads(o.stdout).items() if "second" not in k}
+          for e, o in out.items()}  # timings aside
+    assert js["corrected"] != js["paper"]
+    bad = _cli(*command, "--estimator", "binomial")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "pokerdyn: error: unknown estimator 'binomial'; allowed: unbiased, paper, corrected, ml"]
+
+
 def test_estimator_study_seed_sequence_not_consumed():
     ss = np.random.SeedSequence(11)
     a = estimator_study(L=(24,), rounds=20_000, discard=1_000, seed=ss)
