@@ -23,6 +23,7 @@ FIGURES: dict[str, str] = {
     "billingham_fig15": "figures.billingham.play.fig15",
     "billingham_fig16": "figures.billingham.play.fig16",
     "billingham_fig17": "figures.billingham.play.fig17",
+    "billingham_table1": "figures.billingham.play.table1",
     "alliance_transfer": "figures.billingham.play.alliance_transfer",
     "kuhn3_third_frequencies": "figures.billingham.equilibria.kuhn3_third_frequencies",
     "kuhn3_third_expectations": "figures.billingham.equilibria.kuhn3_third_expectations",

@@ -89,6 +89,11 @@ class TestGradientLearnerPaperEstimators(PlayerConformance):
         return GradientLearner(k=0.02, L=12, init=NEAR_S3, estimator="paper")
 
 
+class TestGradientLearnerCorrectedEstimators(PlayerConformance):
+    def make(self):
+        return GradientLearner(k=0.02, L=12, init=NEAR_S3, estimator="corrected")
+
+
 class TestGradientLearnerML(PlayerConformance):
     def make(self):
         return GradientLearner(k=0.02, L=24, init=NEAR_S3, estimator="ml")

@@ -86,7 +86,7 @@ def test_printed_46_bias_visible_in_simulation():
     s = estimator_study(pot=9.0, at="S3", L=(96,), rounds=1_000_000, discard=50_000, seed=2,
                         estimator="paper")
     j = s.names.index("c_K@P2")
-    # 4c(1+b)/(4+2b+bc) at S3 = 0.2036..., far outside the sampling error
+    # 4c(1+b)/(4+2b+bc) at S3 = 0.1982..., far outside the sampling error
     assert abs(s.mean[0, j] - s.truth[j]) > 10 * s.stderr[0, j]
 
 
@@ -97,3 +97,33 @@ def test_std_scales_as_inverse_sqrt_L():
     for j, name in enumerate(s.names):
         slope = np.polyfit(np.log(s.L), np.log(s.std[:, j]), 1)[0]
         assert abs(slope + 0.5) < 0.1, (name, slope)
+
+
+def test_corrected_keeps_printed_44_45_47_and_fixes_only_46():
+    """``estimator="corrected"``: Billingham (44), (45), (47) exactly as printed; (46) with
+    the printed numerator and the unbiased denominator (weight 2 on N47 + N48)."""
+    paper, fixed = _by_name("paper"), _by_name("corrected")
+    assert set(fixed) == set(paper)
+    for name in ("b_J@P1", "b_J@P2", "d_Q@P3", "c_K@P3"):
+        assert fixed[name] == paper[name], name
+    e46, f46 = paper["c_K@P2"], fixed["c_K@P2"]
+    assert f46.num == e46.num and bias(f46, G) == 0
+    changed = {cell for (cell, w), (_, v) in zip(f46.den, e46.den) if w != v}
+    assert changed == {("bfc", "KAJ"), ("bfc", "QAJ")}  # N47, N48 in the paper's indices
+
+
+def test_corrected_46_mean_is_true_c_for_large_L_and_paper_is_not():
+    """Frequencies fixed at S3, P = 9 (Billingham App. D), L = 1536: the corrected (46)
+    estimate of c_K = 2/11 is within 3 batch-means standard errors of the truth (its
+    finite-L bias, O(1/L), is about 4e-3 at L = 96 and below the sampling error here),
+    while the printed (46) sits at its biased limit 4c(1+b)/(4+2b+bc) = 0.1982 (S3)."""
+    kw = dict(pot=9.0, at="S3", L=(1536,), rounds=3_000_000, discard=100_000, seed=6)
+    fixed = estimator_study(estimator="corrected", **kw)
+    paper = estimator_study(estimator="paper", **kw)
+    j = fixed.names.index("c_K@P2")
+    assert fixed.truth[j] == pytest.approx(2 / 11)
+    assert abs(fixed.mean[0, j] - fixed.truth[j]) < 3 * fixed.stderr[0, j]
+    s3 = {b: sp.Rational(2, 9), c: sp.Rational(2, 11)}
+    limit = float((4 * c * (1 + b) / (4 + 2 * b + b * c)).subs(s3))
+    assert abs(paper.mean[0, j] - limit) < 3 * paper.stderr[0, j]
+    assert paper.mean[0, j] - fixed.mean[0, j] > 10 * fixed.stderr[0, j]

@@ -9,7 +9,7 @@ import pytest
 import sympy as sp
 
 from dynamics.play.observation import observation_model
-from dynamics.play.tables import payoff_gradients, tree_tables
+from dynamics.play.tables import gradient_terms, payoff_gradients, tree_tables
 from dynamics.play.repeated import estimator_study, simulate
 from dynamics.skp_points import skp_point
 from games import GameError, get_game, param_symbols
@@ -31,6 +31,25 @@ def test_gradients_are_billingham_27_29(P):
     assert sp.expand(g["b_J"] - ((P - 5) / (P + 1) - d - c + d * c)) == 0  # (27)
     assert sp.expand(g["c_K"] - (b - sp.Rational(2) / P)) == 0  # (28)
     assert sp.expand(g["d_Q"] - ((c - 2) / (P + 1) + b * (1 - c))) == 0  # (29)
+
+
+def test_gradient_terms_are_billingham_27_29_in_both_kernel_forms():
+    """One gradient-terms function serves both kernels: its sparse monomials (agent kernel)
+    and their fixed-shape ``c0 + c1 u + c2 w + c3 u w`` form (repeated-play kernel) both
+    rebuild the brackets of Billingham (27)-(29) at P = 9."""
+    terms = gradient_terms(G, {"P": 9})
+    syms = [b, c, d, sp.Integer(1)]  # the padding variable m reads the constant 1
+    P = sp.Integer(9)
+    want = [(P - 5) / (P + 1) - d - c + d * c, b - 2 / P, (c - 2) / (P + 1) + b * (1 - c)]
+    g_vars, g_coef = terms.multilinear(2)
+    for j in range(3):
+        sparse = sum(sp.nsimplify(terms.coef[q]) * sp.Mul(*[syms[v] for v in terms.vars[q]])
+                     for q in range(terms.start[j], terms.start[j + 1]))
+        u, w = syms[g_vars[j, 0]], syms[g_vars[j, 1]]
+        dense = sum(sp.nsimplify(cf) * m for cf, m in zip(g_coef[j], (1, u, w, u * w)))
+        assert sp.expand(sparse - want[j]) == 0 and sp.expand(dense - want[j]) == 0
+    with pytest.raises(GameError, match="reads 2 parameters"):
+        terms.multilinear(1)
 
 
 def test_exshowdown_12_deals_is_twice_eq16_exactly():
@@ -129,6 +148,25 @@ def test_cli_simulate_json_and_errors():
     assert list(js) == ["rounds", "seconds", "rounds_per_second", "mean_payoffs", "final"]
     bad = _cli("simulate", "skp", "--L", "0")
     assert bad.returncode == 2 and "L=0" in bad.stderr and len(bad.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("command", [("simulate", "skp", "--rounds", "20000"),
+                                     ("estimators", "skp", "--L", "24", "--rounds", "20000",
+                                      "--discard", "1000")])
+def test_cli_estimator_corrected_and_unknown(command):
+    """``--estimator corrected`` (Billingham (44), (45), (47), (46) with its denominator
+    corrected) runs and differs from ``paper``; an unknown name is one stderr line naming it
+    and the allowed ones, exit 2, nothing on stdout."""
+    out = {e: _cli(*command, "--estimator", e, "--json") for e in ("corrected", "paper")}
+    for e, o in out.items():
+        assert o.returncode == 0, (e, o.stderr)
+    js = {e: {k: v for k, v in json.loads(o.stdout).items() if "second" not in k}
+          for e, o in out.items()}  # timings aside
+    assert js["corrected"] != js["paper"]
+    bad = _cli(*command, "--estimator", "binomial")
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "pokerdyn: error: unknown estimator 'binomial'; allowed: unbiased, paper, corrected, ml"]
 
 
 def test_estimator_study_seed_sequence_not_consumed():

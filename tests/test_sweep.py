@@ -191,6 +191,8 @@ def test_never_overwrites_finished_results(tmp_path, capsys):
      "init[2]=1.5 is outside the allowed range [0, 1]"),
     ('[sweep]\nexperiment = "simulate"\n[grid]\nL = [0]\n', "L=0 is outside the allowed range"),
     ('[sweep]\nexperiment = "simulate"\n[grid]\nk = [[0.1, -0.1, 0.1]]\n', "k[1]=-0.1 is outside"),
+    ('[sweep]\nexperiment = "simulate"\n[fixed]\nestimator = "biased"\n', "estimator='biased' "
+     "is not one of: unbiased, paper, corrected, ml"),
 ])
 def test_bad_config_is_one_clear_error(tmp_path, capsys, text, message):
     with pytest.raises(GameError) as exc:

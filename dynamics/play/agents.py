@@ -16,7 +16,7 @@ The rules themselves are data (a rule code run by the numba kernel
 
 * :class:`FixedPlayer`: never moves (e.g. an equilibrium; :meth:`FixedPlayer.at_point`);
 * :class:`GradientLearner`: Billingham (27)-(29), ``x += k g(estimates)`` clipped to [0, 1],
-  with the paper's ratio estimators ("unbiased", "paper"; SKP) or maximum likelihood ("ml",
+  with the paper's ratio estimators ("unbiased", "paper", "corrected"; SKP) or maximum likelihood ("ml",
   any deal-first game);
 * :class:`FictitiousLearner`: moves towards the best response to its window's estimates,
   step ``max(1 / (n + 1), k)`` (the running average of best responses, floored at ``k`` so
@@ -36,7 +36,7 @@ from typing import Hashable, Mapping, Protocol, Sequence, runtime_checkable
 from games import Game, GameError
 
 from dynamics.play._agent_kernel import FICTITIOUS, FIXED, GRADIENT
-from dynamics.play.estimators import ESTIMATORS
+from dynamics.play.estimators import check_estimator
 from dynamics.skp_points import skp_point
 
 RULES = {"fixed": FIXED, "gradient": GRADIENT, "fictitious": FICTITIOUS}
@@ -118,9 +118,10 @@ class _Player:
         if int(L) != L or L < 1:
             raise GameError(f"{self.name}: L={L} is outside the allowed range [1, inf) "
                             f"(an integer)")
-        if self.estimator not in ESTIMATORS:
-            raise GameError(f"{self.name}: unknown estimator {self.estimator!r}; allowed: "
-                            f"{', '.join(ESTIMATORS)}")
+        try:
+            check_estimator(self.estimator)
+        except GameError as exc:
+            raise GameError(f"{self.name}: {exc}") from None
         own = [p.name for p in game.named if game.owner(p.name) == seat]
         strat = _check_freqs(self._strategy(game, slot), game, f"{self.name}: init")
         prior = _check_freqs(self.prior, game, f"{self.name}: prior")

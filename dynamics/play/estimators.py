@@ -22,7 +22,9 @@ window (:mod:`dynamics.play.observation`):
   (:func:`is_binomial` checks the structure, :func:`bias` the expectation): (44) without the
   D9 checks and the 5/6 factor, (45) and (47) from the hands where Player 3 holds A, and
   ``2(N34 + N57) / (N34 + N57 + N22 + N24 + N47 + N48)`` for Player 2's c_K.
-  ``estimator="paper"`` keeps the printed formulas.
+  ``estimator="paper"`` keeps the printed formulas; ``estimator="corrected"`` keeps the
+  printed (44), (45), (47) (unbiased as L grows) and replaces only the denominator of (46)
+  by the minimal unbiased one (:func:`corrected`: weight 2 on N47 + N48).
 
 * **Maximum likelihood** (``"ml"``), generic for any deal-first game: the window's
   log-likelihood ``sum_c n_c log q_c(theta)`` of the opponents' parameters, where ``q_c`` is
@@ -48,7 +50,8 @@ from games import Game, GameError, param_symbols
 
 from dynamics.play.observation import ObservationModel, observation_model
 
-ESTIMATORS = ("unbiased", "paper", "ml")
+ESTIMATORS = ("unbiased", "paper", "corrected", "ml")
+RATIO_KINDS = ESTIMATORS[:3]  # the ratio-estimator families (all but maximum likelihood)
 
 Cells = Mapping[tuple[str, str], sp.Rational]  # (actions, deal in player order) -> weight
 
@@ -189,29 +192,44 @@ def corrected(est: RatioEstimator, game: Game) -> RatioEstimator:
     return fixed
 
 
+def check_estimator(name: object) -> str:
+    """``name`` if it is one of :data:`ESTIMATORS`, else GameError naming it and the
+    allowed names."""
+    if not isinstance(name, str) or name not in ESTIMATORS:
+        raise GameError(f"unknown estimator {name!r}; allowed: {', '.join(ESTIMATORS)}")
+    return name
+
+
 @lru_cache(maxsize=None)
 def ratio_estimators(game: Game, kind: str = "unbiased") -> tuple[RatioEstimator, ...]:
-    """The printed (``"paper"``) or every-L unbiased (``"unbiased"``) ratio estimators."""
+    """The printed (``"paper"``), every-L unbiased (``"unbiased"``) or printed-with-(46)-
+    corrected (``"corrected"``: :func:`corrected` applied to each printed estimator, which
+    leaves the unbiased ones unchanged) ratio estimators."""
     factories = PAPER_ESTIMATORS.get(game.name)
     if factories is None:
         raise GameError(f"no ratio estimators are known for game {game.name!r} (available "
                         f"for: {', '.join(PAPER_ESTIMATORS)}); use estimator='ml'")
     if kind == "paper":
         return factories[0]()
+    if kind == "corrected":
+        return tuple(corrected(e, game) for e in factories[0]())
     if kind == "unbiased":
         out = factories[1]()
         for e in out:
             if bias(e, game) != 0 or not is_binomial(e):
                 raise GameError(f"estimator {e.name} ({e.source}) is not unbiased")
         return out
-    raise GameError(f"unknown ratio estimator kind {kind!r}; allowed: paper, unbiased")
+    raise GameError(f"unknown ratio estimator kind {kind!r}; allowed: "
+                    f"{', '.join(RATIO_KINDS)}")
 
 
 # -- compilation for the kernel -----------------------------------------------------------
+@lru_cache(maxsize=None)
 def ratio_weights(est: RatioEstimator, game: Game) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     """Per-terminal integer weights (num, den) of ``est``, scaled by a common denominator
     (the ratio is unchanged; running sums stay exact).  GameError if the weights are not
-    constant on the observer's observation classes (the player could not count them)."""
+    constant on the observer's observation classes (the player could not count them).
+    Cached (read-only arrays)."""
     model = observation_model(game)
     nt = len(model.outcomes)
     out = []
@@ -233,6 +251,7 @@ def ratio_weights(est: RatioEstimator, game: Game) -> tuple[NDArray[np.int64], N
                 raise GameError(f"estimator {est.name}: player {est.observer + 1} cannot tell "
                                 f"apart the cells of class {model.class_labels[est.observer][c]!r}"
                                 f" but they have different weights")
+        a.setflags(write=False)
         arrs.append(a)
     return arrs[0], arrs[1]
 
@@ -269,6 +288,6 @@ def likelihood_table(game: Game, observer: int, values: Mapping[str, float]) -> 
     return LikelihoodTable(observer, opp, coef)
 
 
-__all__ = ["ESTIMATORS", "LikelihoodTable", "PAPER_ESTIMATORS", "RatioEstimator", "bias",
-           "corrected", "expectation", "is_binomial", "likelihood_table", "ratio_estimators",
+__all__ = ["ESTIMATORS", "LikelihoodTable", "PAPER_ESTIMATORS", "RATIO_KINDS", "RatioEstimator",
+           "bias", "check_estimator", "corrected", "expectation", "is_binomial", "likelihood_table", "ratio_estimators",
            "ratio_weights"]

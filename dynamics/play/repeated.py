@@ -29,9 +29,10 @@ from tqdm.auto import tqdm
 from games import GameError, get_game
 
 from dynamics.play import _play_kernel
-from dynamics.play.estimators import ESTIMATORS, likelihood_table, ratio_estimators, ratio_weights
+from dynamics.play.estimators import (check_estimator, likelihood_table, ratio_estimators,
+                                     ratio_weights)
 from dynamics.play.observation import observation_model
-from dynamics.play.tables import gradient_table, tree_tables
+from dynamics.play.tables import gradient_terms, tree_tables
 from dynamics.skp_points import skp_point
 
 
@@ -151,8 +152,6 @@ def _estimator_arrays(game, values, estimator: str, n_players: int, L: np.ndarra
         e = np.zeros(0, dtype=np.int64)
         return (e, np.zeros((nt + 1, 0), dtype=np.int64), np.zeros(1), True, cls, coef,
                 opp), V, slot, const
-    if estimator not in ESTIMATORS:
-        raise GameError(f"unknown estimator {estimator!r}; allowed: {', '.join(ESTIMATORS)}")
     ests = ratio_estimators(game, estimator)
     keys, cols, u_obs, slot = {}, [], [], {}
     for e in ests:  # one running sum per distinct (weights, window length)
@@ -181,38 +180,21 @@ def _estimator_arrays(game, values, estimator: str, n_players: int, L: np.ndarra
             dict.fromkeys(range(n_players), n_u))
 
 
-def _gradient_sources(g_var, owner, m, slot, const, names) -> np.ndarray:
-    """Positions in V of the estimates each parameter's gradient reads."""
-    src = np.empty_like(g_var)
-    for j in range(g_var.shape[0]):
-        for s_ in range(2):
-            v = int(g_var[j, s_])
-            if v == m:
-                src[j, s_] = const[int(owner[j])]
-            elif (int(owner[j]), v) in slot:
-                src[j, s_] = slot[(int(owner[j]), v)]
-            else:
-                raise GameError(f"player {owner[j] + 1} needs an estimate of {names[v]} to "
-                                f"update {names[j]}, and the estimator provides none")
+def _gradient_sources(g_vars, owner, slot, const, names) -> np.ndarray:
+    """Positions in V of the estimates each gradient reads: ``g_vars`` (m, VARS) from
+    :meth:`GradientTerms.multilinear`, the variable m (constant 1) -> the owner's 1.0 slot."""
+    m = g_vars.shape[0]
+    src = np.empty_like(g_vars)
+    for (j, c), v in np.ndenumerate(g_vars):
+        o = int(owner[j])
+        if v == m:
+            src[j, c] = const[o]
+        elif (o, int(v)) in slot:
+            src[j, c] = slot[(o, int(v))]
+        else:
+            raise GameError(f"player {o + 1} needs an estimate of {names[v]} to update "
+                            f"{names[j]}, and the estimator provides none")
     return src
-
-
-def _gradient_terms(G: np.ndarray, names: Sequence[str]):
-    """The monomial table G[j, mask] as ``c0 + c1 u + c2 w + c3 u w`` per parameter j: the
-    indices of u, w (m = the constant-1 column when unused) and the four coefficients."""
-    m = G.shape[0]
-    g_var = np.full((m, 2), m, dtype=np.int64)
-    g_coef = np.zeros((m, 4))
-    for j in range(m):
-        used = sorted({i for mask in np.nonzero(G[j])[0] for i in range(m) if (mask >> i) & 1})
-        if len(used) > 2:
-            raise GameError(f"the gradient of {names[j]} depends on {len(used)} parameters; "
-                            f"the repeated-play kernel supports at most 2")
-        g_var[j, :len(used)] = used
-        for mask in np.nonzero(G[j])[0]:
-            slot = sum(1 << used.index(i) for i in range(m) if (mask >> i) & 1)
-            g_coef[j, slot] += G[j, mask]
-    return g_var, g_coef
 
 
 _WARM = {"done": False}
@@ -222,6 +204,7 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
          n_points: int, estimator: str, stats_from: int = -1, n_batches: int = 1,
          ml_sweeps: int = 2):
     game = get_game(game_name)
+    check_estimator(estimator)
     n = game.n_players
     if isinstance(rounds, float) and rounds.is_integer():
         rounds = int(rounds)
@@ -235,9 +218,9 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
     x = _initial(game, pot, init)
     names = tuple(p.name for p in game.named)
     owner = np.asarray([game.owner(nm) for nm in names], dtype=np.int64)
-    g_var, g_coef = _gradient_terms(gradient_table(game, values), names)
+    g_vars, g_coef = gradient_terms(game, values).multilinear(_play_kernel.VARS)
     est_args, V, slot, const = _estimator_arrays(game, values, estimator, n, LL, x)
-    g_src = _gradient_sources(g_var, owner, len(x), slot, const, names)
+    g_src = _gradient_sources(g_vars, owner, slot, const, names)
     pairs = list(slot)
     tr_idx = np.asarray([slot[pr] for pr in pairs], dtype=np.int64)
     n_points = max(1, min(int(n_points), rounds))
@@ -286,7 +269,9 @@ def simulate(game: str = "skp", pot: float = 9.0, k: float | Sequence[float] = 0
         for SKP: S3 + 0.01 in every coordinate (the paper starts near S3), else 0.5.
     seed : int or SeedSequence; the same seed gives a bit-identical result.
     deals : 12 (SKP: Player 3 holds A or J, as in the paper) or 24 (all deals).
-    estimator : "unbiased" (default), "paper" (printed (44)-(47)) or "ml".
+    estimator : "unbiased" (default: binomial forms of (44)-(47)), "paper" (printed
+        (44)-(47)), "corrected" (printed, with the denominator of (46) made unbiased) or
+        "ml" (maximum likelihood).
     """
     (g, tabs, names, pair_names, x, hist, times, s_x, s_est, s_hist, seconds, _, opts) = \
         _run(game, pot, k, L, rounds, init, seed, deals, n_points, estimator)
@@ -337,6 +322,7 @@ def estimator_study(pot: float = 9.0, at: str | Sequence[float] = "S3",
     estimate's mean and standard deviation over the rounds after the first ``discard``.
     One run per L, seeds spawned from ``seed``.  ``stderr`` uses ``n_batches`` batch means
     (the sliding window makes successive estimates strongly correlated)."""
+    check_estimator(estimator)
     at_vals = skp_point(at, pot) if isinstance(at, str) else list(at)
     if isinstance(at_vals, dict):
         at_vals = [at_vals[n] for n in ("b_J", "c_K", "d_Q")]

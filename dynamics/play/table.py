@@ -30,13 +30,12 @@ from games import GameError, get_game
 
 from dynamics.play import _agent_kernel as K
 from dynamics.play.agents import AdaptivePlayer, SeatSpec
-from dynamics.play.estimators import likelihood_table, ratio_estimators, ratio_weights
+from dynamics.play.estimators import RATIO_KINDS, likelihood_table, ratio_estimators, ratio_weights
 from dynamics.play.observation import observation_model
-from dynamics.play.tables import gradient_table, tree_tables
+from dynamics.play.tables import gradient_terms, tree_tables
 
 BLOCK = 1 << 15
 SEATINGS = {"fixed": K.SEAT_FIXED, "cyclic": K.SEAT_CYCLIC, "random": K.SEAT_RANDOM}
-RATIO_KINDS = ("unbiased", "paper")
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,7 +99,7 @@ def _ratio_tables(game, nt: int, kinds_used: set[str]):
         z = np.zeros((1, nt + 1, 0), dtype=np.int64)
         return np.zeros(n + 1, dtype=np.int64), np.zeros(0, dtype=np.int64), z, z.copy()
     sets = [sorted(ratio_estimators(game, kd), key=lambda e: e.observer) for kd in RATIO_KINDS]
-    if [(e.observer, e.target) for e in sets[0]] != [(e.observer, e.target) for e in sets[1]]:
+    if len({tuple((e.observer, e.target) for e in family) for family in sets}) != 1:
         raise GameError(f"game {game.name!r}: the ratio estimator families differ in targets")
     ests = sets[0]
     wn = np.zeros((len(RATIO_KINDS), nt + 1, len(ests)), dtype=np.int64)
@@ -132,21 +131,6 @@ def _ml_tables(game, values, nt: int, used: bool):
         opp[p, :len(t.params)] = t.params
         cls[p, :nt] = model.class_of[p]
     return cls, coef, opp, ncls + 1
-
-
-def _gradient_terms(G: np.ndarray):
-    """Sparse monomials of the gradient table: per parameter j the slice
-    ``t_start[j]:t_start[j+1]`` of coefficients and variable indices (padded with m)."""
-    m = G.shape[0]
-    start, coefs, vars_ = [0], [], []
-    for j in range(m):
-        for mask in np.nonzero(G[j])[0]:
-            coefs.append(G[j, mask])
-            v = [i for i in range(m) if (mask >> i) & 1]
-            vars_.append(v + [m] * (m - len(v)))
-        start.append(len(coefs))
-    return (np.asarray(start, dtype=np.int64), np.asarray(coefs, dtype=np.float64),
-            np.asarray(vars_, dtype=np.int64).reshape(len(coefs), m))
 
 
 def play_table(game: str = "skp", players: Sequence[AdaptivePlayer] = (), pot: float = 9.0,
@@ -208,7 +192,7 @@ def play_table(game: str = "skp", players: Sequence[AdaptivePlayer] = (), pot: f
     num = np.zeros((R, len(e_par)), dtype=np.int64)
     den = np.zeros_like(num)
     counts = np.zeros((R, ncls), dtype=np.int64)
-    t_start, t_coef, t_vars = _gradient_terms(gradient_table(g, values))
+    terms = gradient_terms(g, values)
     agent_of_row = np.asarray([a for a, _ in rows], dtype=np.int64)
     pay = np.zeros(n)
     stack = np.zeros(n)
@@ -224,7 +208,7 @@ def play_table(game: str = "skp", players: Sequence[AdaptivePlayer] = (), pot: f
     state = (SEATINGS[seating], row_of, tabs.slot_par, tabs.table,
              tabs.pact, owner, tabs.exshow, tabs.payoffs, rule, kk, LL, work, est, n_upd, ring,
              n_obs, e_start, e_par, kind, wn, wd, num, den, cls, coef, opp, ml_sweeps, counts,
-             t_start, t_coef, t_vars, agent_of_row, pay, stack, hist)
+             terms.start, terms.coef, terms.vars, agent_of_row, pay, stack, hist)
     t0 = time.perf_counter()
     done, sample = 0, 0
     while done < rounds:

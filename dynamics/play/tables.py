@@ -64,6 +64,66 @@ def gradient_table(game: Game, values: Mapping[str, object]) -> NDArray[np.float
     return G
 
 
+@dataclass(frozen=True, eq=False)
+class GradientTerms:
+    """The normalised gradients as sparse monomials, the form both play kernels evaluate.
+
+    Parameter j's gradient is ``sum_q coef[q] * prod_c x[vars[q, c]]`` over the terms
+    ``q in start[j]:start[j + 1]``; ``vars`` is padded with ``m`` (= the number of named
+    parameters), which the kernels read as the constant 1.
+    """
+
+    start: NDArray[np.int64]  # (m + 1,)
+    coef: NDArray[np.float64]  # (n_terms,)
+    vars: NDArray[np.int64]  # (n_terms, max degree)
+
+    def multilinear(self, n_vars: int) -> tuple[NDArray[np.int64], NDArray[np.float64]]:
+        """The same gradients in fixed shape for a kernel: ``vars (m, n_vars)``, the
+        variables each gradient reads (padded with m), and ``coef (m, 2^n_vars)``, the
+        coefficient of the product of the subset ``mask`` of them (bit i: ``vars[j, i]``;
+        e.g. ``c0 + c1 u + c2 w + c3 u w`` for two).  GameError if a gradient reads more
+        than ``n_vars`` parameters."""
+        m = len(self.start) - 1
+        out_vars = np.full((m, n_vars), m, dtype=np.int64)
+        coef = np.zeros((m, 2 ** n_vars))
+        for j in range(m):
+            rows = self.vars[self.start[j]:self.start[j + 1]]
+            used = sorted({int(v) for v in rows.ravel() if v < m})
+            if len(used) > n_vars:
+                raise GameError(f"the gradient of parameter {j} reads {len(used)} parameters; "
+                                f"the repeated-play kernel supports at most {n_vars}")
+            out_vars[j, :len(used)] = used
+            for q, row in enumerate(rows, start=int(self.start[j])):
+                coef[j, sum(1 << used.index(int(v)) for v in row if v < m)] += self.coef[q]
+        return out_vars, coef
+
+
+def gradient_terms(game: Game, values: Mapping[str, object]) -> GradientTerms:
+    """The non-zero monomials of :func:`gradient_table` as :class:`GradientTerms` (cached
+    per game and parameter values: the symbolic derivation dominates a short run)."""
+    return _gradient_terms(game, tuple(sorted(values.items())))
+
+
+@lru_cache(maxsize=64)
+def _gradient_terms(game: Game, values: tuple) -> GradientTerms:
+    G = gradient_table(game, dict(values))
+    m = G.shape[0]
+    start, coefs, terms = [0], [], []
+    for j in range(m):
+        for mask in np.nonzero(G[j])[0]:
+            coefs.append(G[j, mask])
+            terms.append([i for i in range(m) if (mask >> i) & 1])
+        start.append(len(coefs))
+    width = max([1, *map(len, terms)])
+    vars_ = np.full((len(terms), width), m, dtype=np.int64)
+    for q, v in enumerate(terms):
+        vars_[q, :len(v)] = v
+    out = (np.asarray(start, dtype=np.int64), np.asarray(coefs, dtype=np.float64), vars_)
+    for a in out:
+        a.setflags(write=False)  # shared by the cache
+    return GradientTerms(*out)
+
+
 def _is_checkdown(game: Game, node: int) -> bool:
     return all(a == CHECK for a in game.history(node)[1:])
 
@@ -192,5 +252,6 @@ def tree_tables(game: Game, values: Mapping[str, float], deals: int,
     return _tree_tables(game, tuple(sorted(values.items())), int(deals), n_slots)
 
 
-__all__ = ["CHECK", "TreeTables", "checkdown_payoffs", "gradient_table", "payoff_gradients",
+__all__ = ["CHECK", "GradientTerms", "TreeTables", "checkdown_payoffs", "gradient_table",
+           "gradient_terms", "payoff_gradients",
            "simulated_deals", "tree_tables"]

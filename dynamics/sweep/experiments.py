@@ -90,6 +90,12 @@ def text(x: Any, name: str) -> str:
     return x
 
 
+def estimator_name(x: Any, name: str) -> str:
+    """One of :data:`dynamics.play.estimators.ESTIMATORS` (unbiased, paper, corrected, ml)."""
+    from dynamics.play.estimators import ESTIMATORS
+    return choice(*ESTIMATORS)(x, name)
+
+
 def game_name(x: Any, name: str) -> str:
     from games import GAMES
     return choice(*GAMES)(x, name)
@@ -185,7 +191,8 @@ EXPERIMENTS: dict[str, Experiment] = {
         "init": Param(None, per_player(_prob, scalar_ok=False), "(b_J, c_K, d_Q)"),
         "deals": Param(12, choice(12, 24)),
         "n_points": Param(1000, number(2, 10**7, integer=True)),
-        "estimator": Param("unbiased", text, "checked by simulate"),
+        "estimator": Param("unbiased", estimator_name,
+                           "unbiased, paper, corrected or ml (Billingham App. D)"),
     }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)"),
 }
 

@@ -67,7 +67,8 @@ def _write_report(out: Path, names, done, args) -> None:
         d = done[n]
         lines += [f"## {n}", "", f"Source: {d['source']}" if d["source"] else "", "",
                   d["summary"], ""]
-        lines += [f"![{n}]({f})" for f in d["files"]] + [""]
+        lines += [f"![{n}]({f})" if f.endswith(".png") else f"Table: [{f}]({f})"
+                  for f in d["files"]] + [""]
         if d["numbers"]:
             lines += ["| quantity | value |", "|---|---|"]
             lines += [f"| {k} | {v} |" for k, v in d["numbers"].items()] + [""]

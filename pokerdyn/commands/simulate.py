@@ -12,7 +12,10 @@ def add_play_arguments(p) -> None:
     p.add_argument("--pot", default="9", help="pot size P (default 9)")
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--deals", type=int, default=12, help="12 (paper: P3 holds A or J) or 24")
-    p.add_argument("--estimator", default="unbiased", help="unbiased (default), paper or ml")
+    p.add_argument("--estimator", default="unbiased",
+                   help="unbiased (default; binomial forms of Billingham (44)-(47)), paper "
+                        "(as printed), corrected (printed, (46) with an unbiased denominator) "
+                        "or ml (maximum likelihood)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 

@@ -24,8 +24,9 @@ def grid(out_dir: Path, seed: int, quick: bool, Ls, name: str, fig_no: int) -> F
     axes[0, 0].legend(fontsize=7, loc="upper right")
     return finish(
         fig, out_dir, name,
-        f"Frequencies b_J, c_K, d_Q against rounds at P = 9 from S3 + 0.01 (12 deals, every-L "
-        f"unbiased estimators), k in {KS}, L in {tuple(Ls)}; mean ex-showdown payoffs per "
+        f"Frequencies b_J, c_K, d_Q against rounds at P = 9 from S3 + 0.01 (12 deals; "
+        f"estimator 'corrected': the printed (44), (45), (47) and (46) with its denominator "
+        f"corrected), k in {KS}, L in {tuple(Ls)}; mean ex-showdown payoffs per "
         f"round (12-deal convention: S2 gives twice (16) = -0.130, -0.104, 0.233).",
         numbers, f"Billingham (three-player Kuhn), Fig. {fig_no} and Table 1")
 

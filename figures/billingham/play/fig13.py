@@ -26,9 +26,10 @@ def pair(out_dir: Path, seed: int, quick: bool, k: float, name: str, fig_no: int
         numbers[f"L={L}: mean ex-showdown payoffs"] = payoff_numbers(res)
     axes[0, 0].legend(fontsize=7)
     return finish(fig, out_dir, name,
-                  f"P = 9, k = {k}: frequencies for L = 6 and 192 with the equilibrium "
-                  f"S2 dashed (top: whole run, 400 samples; bottom: its first 20000 rounds), and mean frequencies over "
-                  f"the last quarter of the run.",
+                  f"P = 9, k = {k} (estimator 'corrected': printed (44), (45), (47), (46) "
+                  f"with its denominator corrected): frequencies for L = 6 and 192 with the "
+                  f"equilibrium S2 dashed (top: whole run, 400 samples; bottom: its first 20000 "
+                  f"rounds), and mean frequencies over the last quarter of the run.",
                   numbers, f"Billingham (three-player Kuhn), Fig. {fig_no}")
 
 

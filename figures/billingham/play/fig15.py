@@ -6,8 +6,9 @@ At the paper's k = 0.001 both runs of our model end up cycling around S2 within 
 rounds, even from S1 itself (the estimator noise lets the cycle around S1 cross
 b_J = 2/P, where c_K grows); the bistability the paper describes ("for k and L
 sufficiently small") appears here at k = 0.0001: A ends near S2, B near S1 (checked for
-seeds 0, 1, 2 at 10^7 rounds).  Starting right next to S3 (S3 + 0.01) the k = 0.0001
-outcome depends on the seed.  Both rows are drawn; the key numbers give the late-time mean
+seeds 0, 1, 2 at 10^7 rounds, estimator 'corrected').  Starting right next to S3
+(S3 + 0.01) at k = 0.0001, seeds 0, 1, 2 all end near S2 with the 'corrected' estimators
+(with the every-L 'unbiased' ones the outcome depended on the seed).  Both rows are drawn; the key numbers give the late-time mean
 frequencies and the nearer of S1 and S2."""
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     return finish(
         fig, out_dir, "billingham_fig15",
         "P = 9, L = 6, two initial conditions on either side of S3, at the paper's k = 0.001 "
+        "(estimator 'corrected': printed (44), (45), (47), (46) with its denominator corrected) "
         "and at k = 0.0001 (dashed: S2). Bistability (A ends near S2, B near S1) needs the "
         "smaller k in this model; at k = 0.001 both end near S2 (module docstring).",
         numbers, "Billingham (three-player Kuhn), Fig. 15")
