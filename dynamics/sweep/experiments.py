@@ -134,6 +134,22 @@ def _fp_check(cell: dict) -> None:
     check_values(get_game(cell["game"]), {} if cell["pot"] is None else {"P": cell["pot"]})
 
 
+def _simulate_check(cell: dict) -> None:
+    """The estimator and the deal count, which depend on the game: checked before the store
+    is created (the kernel would reject them only when the cell runs)."""
+    from dynamics.play.estimators import ESTIMATORS
+    from dynamics.play.tables import deal_counts
+    from games import get_game
+
+    if cell["estimator"] not in ESTIMATORS:
+        raise GameError(f"estimator={cell['estimator']!r} is not one of: "
+                        f"{', '.join(ESTIMATORS)}")
+    allowed = deal_counts(get_game(cell["game"]))
+    if cell["deals"] not in allowed:
+        raise GameError(f"deals={cell['deals']} is not allowed for game {cell['game']!r}; "
+                        f"allowed: {' or '.join(map(str, allowed))}")
+
+
 def flatten_result(obj: Any, max_len: int = 8) -> dict[str, Any]:
     """Scalar columns of a result dataclass: scalars as they are, dicts as ``name_key``,
     short numeric sequences as ``name_1 ... name_n``; long series are left out."""
@@ -186,7 +202,8 @@ EXPERIMENTS: dict[str, Experiment] = {
         "deals": Param(12, choice(12, 24)),
         "n_points": Param(1000, number(2, 10**7, integer=True)),
         "estimator": Param("unbiased", text, "checked by simulate"),
-    }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)"),
+    }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)",
+        _simulate_check),
 }
 
 
