@@ -97,6 +97,8 @@ CASES = [
     (["solve", "kuhn", "--iterations=5", "--method={}"], unknown_name(*METHODS), "method"),
     (["solve", "kuhn", "--iterations=5", "--schedule={}"],
      unknown_name("simultaneous", "alternating"), "schedule"),
+    (["solve", "kuhn", "--iterations=5", "--averaging={}"], unknown_name("reach", "infoset"),
+     "averaging"),
     (["solve", "kuhn", "--iterations=5", "--init=b1_J={}"], KINDS["prob"], "b1_J"),
     (["solve", "kuhn", "--iterations=5", "--init={}=0.5"],
      unknown_name("b1_J", "c1_J", "b2_J", "c2_J", "b1_Q", "c1_Q", "b2_Q", "c2_Q", "b1_K",
@@ -131,6 +133,8 @@ CASES = [
     (["ode", "kuhn3-third", "--pot=9", "--method={}"],
      unknown_name("rk45", "rk23", "dop853", "radau", "bdf", "lsoda"), "method"),
     (["ode", "kuhn3-third", "--pot=9", "--t-end=1", "--plot={}"], UNWRITABLE_FILE, "plot"),
+    (["ode", "kuhn3-third", "--pot=9", "--t-end=1", "--normalisation={}"],
+     unknown_name("paper", "raw"), "normalisation"),
     (["simulate", "{}"], unknown_name(*GAMES), "game"),
     (["simulate", "skp", "--rounds=100", "--pot={}"], KINDS["pot"], "pot"),
     (["simulate", "skp", "--rounds=100", "--k={}"],
@@ -160,7 +164,9 @@ CASES = [
      unknown_name(*ESTIMATORS), "estimator"),
     (["sweep", "{INPUT}/ok.toml", "--workers={}"], KINDS["int_pos"], "workers"),
     (["sweep", "{INPUT}/ok.toml", "--out={}"], UNWRITABLE_DIR, "out"),
-    (["reproduce", "--out=figs", "--only={}"], unknown_name(*FIGURES), "figure"),
+    (["sweep", "{INPUT}/ok.toml", "--scheduler={}"], unknown_name(), "scheduler"),
+    (["reproduce", "--out=figs", "--only={}"],
+     list_with(unknown_name(*FIGURES), "river_strategy_tree"), "figure"),
     (["reproduce", "--out=figs", "--only=river_strategy_tree", "--seed={}"],
      KINDS["int_nonneg"], "seed"),
     (["reproduce", "--only=river_strategy_tree", "--out={}"], UNWRITABLE_DIR, "out"),
@@ -201,7 +207,7 @@ def inputs(tmp_path_factory) -> Path:
 
 # what every message says besides the value: what is allowed (or why nothing can be)
 HINT = re.compile(r"allowed|available|choose from|range|one of|needs|must|not a number|"
-                  r"not writable|does not exist|not valid TOML|no pot parameter")
+                  r"not writable|does not exist|not valid TOML|no pot parameter|of the form")
 
 
 def run_bad(argv: list[str], names: tuple[str, ...], tmp_root: Path) -> None:
