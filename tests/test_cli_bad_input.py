@@ -170,6 +170,8 @@ CASES = [
     (["reproduce", "--out=figs", "--only=river_strategy_tree", "--seed={}"],
      KINDS["int_nonneg"], "seed"),
     (["reproduce", "--only=river_strategy_tree", "--out={}"], UNWRITABLE_DIR, "out"),
+    (["reproduce", "--out=figs", "--only=river_strategy_tree", "--jobs={}"],
+     st.one_of(KINDS["int_pos"], st.integers(65, 10**6).map(str)), "jobs"),
 ]
 
 # sweep files: name -> (content, a word the error must contain); None: no file at all
