@@ -3,6 +3,14 @@
 Each module defines ``main(out_dir, seed=0, quick=False) -> FigureResult`` using only the
 public API of games/solvers/dynamics, and writes its PNG(s) into ``out_dir``.
 """
-from figures.base import FigureResult
+from __future__ import annotations
 
 __all__ = ["FigureResult"]
+
+
+def __getattr__(name: str):
+    # lazy: importing figures.registry (every CLI start) must not import matplotlib
+    if name == "FigureResult":
+        from figures.base import FigureResult
+        return FigureResult
+    raise AttributeError(f"module 'figures' has no attribute {name!r}")

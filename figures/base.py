@@ -10,6 +10,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from games.files import write_atomically  # noqa: E402
+
 
 @dataclass(frozen=True)
 class FigureResult:
@@ -29,13 +31,16 @@ def new_figure(nrows: int = 1, ncols: int = 1, size: tuple[float, float] = (6.4,
 
 
 def save(fig, out_dir: Path, filename: str) -> Path:
-    """Save ``fig`` as ``out_dir/filename`` (PNG, 120 dpi), close it and return the path."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / filename
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    """Save ``fig`` as ``out_dir/filename`` (PNG unless the name says otherwise, 120 dpi),
+    close it and return the path.  The file is written under a temporary name and renamed
+    into place, so an interrupted or failed save never leaves a partial image."""
+    path = Path(out_dir) / filename
+    try:
+        fig.tight_layout()
+        write_atomically(path, lambda tmp: fig.savefig(
+            tmp, dpi=120, format=path.suffix[1:].lower() or "png"))
+    finally:
+        plt.close(fig)
     return path
 
 

@@ -1,7 +1,8 @@
 """The ``pokerdyn`` command.  Each subcommand is a module of ``pokerdyn.commands`` with
 ``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS.
 
-Bad input (GameError, ValueError from argument checks) prints one line and exits 2.
+Bad input (GameError, ValueError from argument checks, argparse's usage errors, OSError on
+a file named on the command line) prints one line and exits 2.
 """
 from __future__ import annotations
 
@@ -31,8 +32,17 @@ class UsageError(ValueError):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2, no usage dump
-        print(f"pokerdyn: error: {message}", file=sys.stderr)
+        print(f"pokerdyn: error: {' '.join(message.split())}", file=sys.stderr)
         raise SystemExit(2)
+
+    def _get_values(self, action, arg_strings):
+        # argparse drops a "--" value as if it were the separator and hands the command an
+        # empty list ("--plot=--" would then silently mean no plot): keep it as the value
+        if action.nargs is None and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,6 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(exc: BaseException) -> str:
+    """The message on one line (some library messages, e.g. TOML's, span several)."""
+    return " ".join(str(exc).split())
+
+
 def main(argv: list[str] | None = None) -> int:
     from games import GameError
 
@@ -54,7 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args._module.run(args) or 0)
     except (GameError, UsageError, ValueError) as exc:
-        print(f"pokerdyn: error: {exc}", file=sys.stderr)
+        print(f"pokerdyn: error: {_one_line(exc)}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # a file named on the command line cannot be read or written
+        what = f"{exc.filename!r}: " if exc.filename else ""
+        print(f"pokerdyn: error: {what}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("pokerdyn: interrupted", file=sys.stderr)

@@ -103,7 +103,7 @@ def test_payoffs_text_and_games(capsys):
     (["solve", "skp", "--pot", "9", "--tol", "-1"], "tol=-1 is outside"),
     (["solve", "skp", "--pot", "9", "--method", "nope"], "unknown method 'nope'"),
     (["solve", "kuhn", "--pot", "9"], "game 'kuhn' has no pot parameter P"),
-    (["solve", "skp", "--pot", "9", "--iterations", "x"], "invalid int value: 'x'"),
+    (["solve", "skp", "--pot", "9", "--iterations", "x"], "iterations='x' is not a number"),
     (["reproduce", "--only", "nope", "--out", "{tmp}"], "unknown figure 'nope'"),
 ])
 def test_bad_input_one_line_exit_2(capsys, tmp_path, argv, message):

@@ -17,6 +17,14 @@ from dynamics.ode.model import ODEModel
 from dynamics.trajectory import Trajectory
 
 IMPLICIT = ("Radau", "BDF", "LSODA")
+METHODS = ("RK45", "RK23", "DOP853", *IMPLICIT)  # solve_ivp's methods, by name
+
+
+def check_method(method: str) -> str:
+    """``method`` if it names a solve_ivp method, else GameError naming the allowed ones."""
+    if method not in METHODS:
+        raise GameError(f"unknown ODE method {method!r}; allowed: {', '.join(METHODS)}")
+    return method
 
 
 def check_initial(model: ODEModel, y0: ArrayLike) -> NDArray[np.float64]:
@@ -59,6 +67,7 @@ def simulate(model: ODEModel, y0: ArrayLike, t_end: float, t_eval: ArrayLike | N
     ``meta`` holds the solver result's ``t_events``/``y_events`` and the dense solution
     ``sol`` (when asked) of the augmented state (parameters then payoff integrals).
     """
+    check_method(method)
     y = check_initial(model, y0) if check else np.asarray(y0, dtype=float)
     if not np.isfinite(t_end) or t_end == 0:
         raise GameError(f"t_end={t_end} must be finite and non-zero")

@@ -162,15 +162,27 @@ def checkdown_payoffs(cg: CompiledGame) -> NDArray[np.float64]:
     return out
 
 
-def simulated_deals(game: Game, deals: int) -> NDArray[np.int64]:
-    """Indices of the deals to draw: all, or those not certain to be checked down."""
+def _informative_deals(game: Game) -> tuple[int, list[int]]:
+    """The number of deals and the indices of those not certain to be checked down."""
     model = observation_model(game)
     nd = len(model.deal_labels)
     terms: dict[int, list[int]] = {}
     for o in model.outcomes:
         terms.setdefault(o.deal_index, []).append(int(game.terminal_node[o.terminal]))
-    informative = [d for d in range(nd)
-                   if not (len(terms[d]) == 1 and _is_checkdown(game, terms[d][0]))]
+    return nd, [d for d in range(nd)
+                if not (len(terms[d]) == 1 and _is_checkdown(game, terms[d][0]))]
+
+
+def deal_counts(game: Game) -> tuple[int, ...]:
+    """The allowed values of ``deals``: the informative deals only (Billingham sec. 4.2:
+    12 of skp's 24), when some deal is always checked down, then all deals."""
+    nd, informative = _informative_deals(game)
+    return (len(informative), nd) if len(informative) < nd else (nd,)
+
+
+def simulated_deals(game: Game, deals: int) -> NDArray[np.int64]:
+    """Indices of the deals to draw: all, or those not certain to be checked down."""
+    nd, informative = _informative_deals(game)
     if deals == nd:
         return np.arange(nd, dtype=np.int64)
     if deals == len(informative) and len(informative) < nd:
@@ -252,6 +264,6 @@ def tree_tables(game: Game, values: Mapping[str, float], deals: int,
     return _tree_tables(game, tuple(sorted(values.items())), int(deals), n_slots)
 
 
-__all__ = ["CHECK", "GradientTerms", "TreeTables", "checkdown_payoffs", "gradient_table",
-           "gradient_terms", "payoff_gradients",
-           "simulated_deals", "tree_tables"]
+__all__ = ["CHECK", "GradientTerms", "TreeTables", "checkdown_payoffs", "deal_counts",
+           "gradient_table", "gradient_terms", "payoff_gradients", "simulated_deals",
+           "tree_tables"]

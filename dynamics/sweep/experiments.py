@@ -84,12 +84,6 @@ def per_player(conv: Converter, n: int = 3, scalar_ok: bool = True) -> Converter
     return convert
 
 
-def text(x: Any, name: str) -> str:
-    if not isinstance(x, str):
-        raise GameError(f"{name}={x!r} is not a string")
-    return x
-
-
 def estimator_name(x: Any, name: str) -> str:
     """One of :data:`dynamics.play.estimators.ESTIMATORS` (unbiased, paper, corrected, ml)."""
     from dynamics.play.estimators import ESTIMATORS
@@ -138,6 +132,18 @@ def _fp(cell: dict, seed: np.random.SeedSequence) -> dict:
 def _fp_check(cell: dict) -> None:
     from games import check_values, get_game
     check_values(get_game(cell["game"]), {} if cell["pot"] is None else {"P": cell["pot"]})
+
+
+def _simulate_check(cell: dict) -> None:
+    """The deal count, which depends on the game: checked before the store is created (the
+    kernel would reject it only when the cell runs)."""
+    from dynamics.play.tables import deal_counts
+    from games import get_game
+
+    allowed = deal_counts(get_game(cell["game"]))
+    if cell["deals"] not in allowed:
+        raise GameError(f"deals={cell['deals']} is not allowed for game {cell['game']!r}; "
+                        f"allowed: {' or '.join(map(str, allowed))}")
 
 
 def flatten_result(obj: Any, max_len: int = 8) -> dict[str, Any]:
@@ -193,7 +199,8 @@ EXPERIMENTS: dict[str, Experiment] = {
         "n_points": Param(1000, number(2, 10**7, integer=True)),
         "estimator": Param("unbiased", estimator_name,
                            "unbiased, paper, corrected or ml (Billingham App. D)"),
-    }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)"),
+    }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)",
+        _simulate_check),
 }
 
 

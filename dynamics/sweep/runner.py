@@ -80,23 +80,30 @@ def _terminate(ex) -> None:
         proc.terminate()
 
 
-def connect(address: str, timeout: str = "20s"):
-    """A ``distributed.Client`` for the scheduler at ``address`` (checked first, so that a
-    malformed address is one clear error instead of a hanging half-built client)."""
+def check_address(address: str) -> None:
+    """GameError unless ``address`` is a well-formed scheduler address (ImportError without
+    dask.distributed): checked before the store is created and before connecting, so that a
+    malformed address is one clear error instead of a hanging half-built client."""
     try:
-        from distributed import Client
         from distributed.comm import parse_address
         from distributed.comm.addressing import parse_host_port
     except ImportError:
         raise ImportError("pokerdyn sweep --scheduler needs dask.distributed: "
                           "pip install 'pokerdyn[dask]'") from None
-    proto, loc = parse_address(address, strict=False)
-    if proto in ("tcp", "tls", "ws", "wss", "ucx"):
-        try:
+    try:
+        proto, loc = parse_address(address, strict=False)
+        if proto in ("tcp", "tls", "ws", "wss", "ucx"):
             parse_host_port(loc)
-        except ValueError as exc:
-            raise GameError(f"scheduler address {address!r} is not of the form "
-                            f"tcp://HOST:PORT ({exc})") from None
+    except ValueError as exc:
+        raise GameError(f"scheduler address {address!r} is not of the form "
+                        f"tcp://HOST:PORT ({exc})") from None
+
+
+def connect(address: str, timeout: str = "20s"):
+    """A ``distributed.Client`` for the scheduler at ``address`` (checked first)."""
+    check_address(address)
+    from distributed import Client
+
     try:
         return Client(address, set_as_default=False, timeout=timeout)
     except (OSError, TimeoutError) as exc:
@@ -136,6 +143,8 @@ def run_sweep(config: SweepConfig, output: str | os.PathLike | None = None,
         raise GameError("no output given: set [sweep] output or pass --out")
     if workers is not None and workers < 1:
         raise GameError(f"workers={workers} is outside the allowed range [1, inf)")
+    if scheduler is not None:
+        check_address(scheduler)
     cells = config.cells()
     done = open_store(out, config)
     todo = [c for c in cells if c.cell_id not in done]

@@ -188,8 +188,10 @@ def load_config(path: str | os.PathLike) -> SweepConfig:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise GameError(f"sweep file {str(path)!r} does not exist") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise GameError(f"sweep file {str(path)!r} is not valid TOML: {exc}") from None
+    except IsADirectoryError:
+        raise GameError(f"sweep file {str(path)!r} is a folder; allowed: a TOML file") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise GameError(f"sweep file {str(path)!r} is not valid TOML (UTF-8): {exc}") from None
     cfg = parse_config(data, path.parent)
     if cfg.output is None:
         cfg = SweepConfig(**{**cfg.__dict__, "output": path.with_suffix(".parquet")})

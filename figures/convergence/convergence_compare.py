@@ -16,7 +16,7 @@ from figures.base import FigureResult, finish, new_figure
 
 METHODS = ("fp", "hedge", "cfr+")
 GAMES = ("river", "kuhn3")
-ITERATIONS = {"river": 1_000_000, "kuhn3": 200_000}  # full mode; quick mode: 1/50
+ITERATIONS = {"river": 1_000_000, "kuhn3": 200_000}  # full mode; quick mode: 1/200
 
 
 def plot_convergence(ax_iter, ax_time, results: Mapping[str, SolverResult], title: str = ""):
@@ -40,7 +40,7 @@ def plot_convergence(ax_iter, ax_time, results: Mapping[str, SolverResult], titl
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
-    scale = 50 if quick else 1
+    scale = 200 if quick else 1  # quick: enough for the curves to separate
     fig, axes = new_figure(len(GAMES), 2, size=(10, 4 * len(GAMES)))
     numbers = {}
     for row, name in zip(axes, GAMES):

@@ -1,34 +1,143 @@
-"""Argument helpers shared by subcommands: game and pot parsing, JSON output."""
+"""Argument helpers shared by subcommands: game and pot parsing, checked numbers, integers
+and lists, output paths checked before any work and written atomically, JSON output.
+
+Every check raises GameError with one line naming the value and the allowed range; the CLI
+prints it and exits 2 (pokerdyn.cli.main)."""
 from __future__ import annotations
 
+import argparse
 import json
 import math
+import os
 import sys
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable, Sequence
 
 from games import Game, GameError, get_game
 
 
 def parse_float(text: str, what: str, low: float = -math.inf, high: float = math.inf,
-                low_open: bool = False, high_open: bool = False) -> float:
-    """A finite float in the given range, else GameError naming the value and the range."""
+                low_open: bool = False, high_open: bool = False,
+                integer: bool = False) -> float:
+    """A finite float (``integer``: with an integer value, "1e3" is 1000) in the given range,
+    else GameError naming the value and the range."""
+    lb = "(" if low_open or math.isinf(low) else "["
+    rb = ")" if high_open or math.isinf(high) else "]"
+    rng = f"{lb}{_num(low)}, {_num(high)}{rb}"
+    kind = "integers" if integer else "numbers"
     try:
         x = float(text)
     except (TypeError, ValueError):
-        raise GameError(f"{what}={text!r} is not a number") from None
+        raise GameError(f"{what}={text!r} is not a number; allowed: {kind} in {rng}") from None
     lo_ok = x > low if low_open else x >= low
     hi_ok = x < high if high_open else x <= high
     if not math.isfinite(x) or not (lo_ok and hi_ok):
-        lb = "(" if low_open or math.isinf(low) else "["
-        rb = ")" if high_open or math.isinf(high) else "]"
-        rng = f"{lb}{low:g}, {high:g}{rb}"
         raise GameError(f"{what}={text} is outside the allowed range {rng}")
+    if integer and not x.is_integer():
+        raise GameError(f"{what}={text} is not an integer; allowed: integers in {rng}")
     return x
 
 
-def parse_list(text: str, what: str, **kw: Any) -> list[float]:
-    """Comma-separated floats, each checked like :func:`parse_float`."""
-    return [parse_float(t.strip(), what, **kw) for t in text.split(",") if t.strip()]
+SEED_MAX = 2**32 - 1  # seeds: numpy's classic range, the same for every command
+
+
+def _num(x: float) -> str:
+    """A bound as written: integers in full (a seed's 4294967295, not 4.29497e+09)."""
+    return str(int(x)) if math.isfinite(x) and float(x).is_integer() and abs(x) < 1e15 \
+        else f"{x:g}"
+
+
+def parse_int(text: str, what: str, low: float = -math.inf, high: float = math.inf) -> int:
+    """An integer in ``[low, high]`` ("1e3" is 1000), else GameError naming the value."""
+    return int(parse_float(text, what, low=low, high=high, integer=True))
+
+
+def int_arg(what: str, low: float = -math.inf, high: float = math.inf) -> Callable[[str], int]:
+    """An argparse ``type`` for :func:`parse_int`: bad values are argparse's one-line usage
+    error (exit 2) before the command runs."""
+    def convert(text: str) -> int:
+        try:
+            return parse_int(text, what, low, high)
+        except GameError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    convert.__name__ = "integer"
+    return convert
+
+
+def parse_list(text: str, what: str, counts: Sequence[int] | None = None,
+               integer: bool = False, **kw: Any) -> list[Any]:
+    """Comma-separated floats (``integer``: ints), each checked like :func:`parse_float`
+    (:func:`parse_int`); with ``counts``, the number of values must be one of them, else at
+    least one value."""
+    one = parse_int if integer else parse_float
+    out = [one(t.strip(), what, **kw) for t in text.split(",") if t.strip()]
+    if len(out) not in (counts or range(1, len(out) + 1)):
+        allowed = " or ".join(str(c) for c in counts) if counts else "1 or more"
+        raise GameError(f"{what}={text!r} has {len(out)} value(s); allowed: {allowed} "
+                        "comma-separated values")
+    return out
+
+
+def _existing_ancestor(path: Path) -> Path:
+    p = path.absolute()
+    while not p.exists() and p != p.parent:
+        p = p.parent
+    return p
+
+
+def check_output_file(text: str, what: str) -> Path:
+    """An output file path that can be written (missing folders are created on write),
+    checked before any work: GameError if it is a folder or under a non-folder or a
+    read-only folder."""
+    path = Path(text)
+    if not text or path.is_dir():
+        raise GameError(f"{what}={text!r} is a folder; allowed: a file path in a writable "
+                        "folder" if text else f"{what}='' is empty; allowed: a writable file path")
+    _check_parent(path, text, what)
+    return path
+
+
+# Image formats of matplotlib's Agg, PDF, PS and SVG backends (the name's suffix picks one).
+PLOT_SUFFIXES = ("", ".png", ".pdf", ".svg", ".svgz", ".eps", ".ps", ".jpg", ".jpeg", ".tif",
+                 ".tiff", ".webp")
+
+
+def check_plot_file(text: str, what: str = "plot") -> Path:
+    """Like :func:`check_output_file`, and the suffix names an image format."""
+    path = check_output_file(text, what)
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise GameError(f"{what}={text!r} has an unknown image format; allowed suffixes: "
+                        f"{', '.join(s for s in PLOT_SUFFIXES if s)}")
+    return path
+
+
+def check_output_dir(text: str, what: str) -> Path:
+    """An output folder that exists and is writable, or can be created: GameError else."""
+    path = Path(text)
+    if not text or (path.exists() and not path.is_dir()):
+        raise GameError(f"{what}={text!r} is a file; allowed: a writable folder (existing or "
+                        "new)" if text else f"{what}='' is empty; allowed: a writable folder")
+    if path.is_dir():
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise GameError(f"{what}={text!r} is not a writable folder (permission denied)")
+        return path
+    _check_parent(path, text, what)
+    return path
+
+
+def _check_parent(path: Path, text: str, what: str) -> None:
+    anc = _existing_ancestor(path.parent)
+    if not anc.is_dir():
+        raise GameError(f"{what}={text!r} is not writable: {str(anc)!r} is not a folder")
+    if not os.access(anc, os.W_OK | os.X_OK):
+        raise GameError(f"{what}={text!r} is not writable: folder {str(anc)!r} is read-only")
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> None:
+    """Write ``text`` (UTF-8) atomically (games.files.write_atomically)."""
+    from games.files import write_atomically
+
+    write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
 def game_and_values(name: str, pot: str | None) -> tuple[Game, dict[str, float]]:
@@ -80,9 +189,7 @@ def game_options(args) -> dict[str, Any]:
         if name in ("dist1", "dist2"):
             out[name] = tuple(parse_list(text, name, low=0.0, high=1.0))
         elif name == "max_bets":
-            out[name] = int(parse_float(text, "max-bets", low=1, high_open=True))
-            if out[name] != float(text):
-                raise GameError(f"max-bets={text} is not an integer in [1, inf)")
+            out[name] = parse_int(text, "max-bets", low=1)
         elif name == "bet_size":
             out[name] = parse_float(text, "bet-size", low=0.0, low_open=True, high_open=True)
         else:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import math
 
-from .common import add_game_option_arguments, emit_json, game_with_options, parse_float
+from .common import (add_game_option_arguments, check_plot_file, emit_json, game_with_options,
+                     int_arg, parse_float)
 
 ITER_MARKS = [10.0**k for k in range(0, 10)]
 TIME_MARKS = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]
@@ -17,7 +18,8 @@ def add_arguments(p) -> None:
                    help="comma-separated methods among fp, hedge, cfr+, cfr, lp "
                         "(default fp,hedge,cfr+)")
     p.add_argument("--seconds", default="30", help="time budget per method (default 30)")
-    p.add_argument("--iterations", type=int, default=10**9, help="iteration cap per method")
+    p.add_argument("--iterations", type=int_arg("iterations", 1), default=10**9,
+                   help="iteration cap per method")
     p.add_argument("--tol", default=None, help="stop a method when NashConv <= TOL")
     p.add_argument("--plot", default=None, help="write the figure to this PNG file")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -30,13 +32,17 @@ def _fmt(x: float) -> str:
 
 def run(args) -> int:
     from games import GameError, compile_game
-    from solvers.compare import compare, value_at
+    from solvers.compare import METHOD_NAMES, compare, value_at
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods:
-        raise GameError("--methods is empty; give e.g. fp,hedge,cfr+")
-    if args.iterations < 1:
-        raise GameError(f"iterations={args.iterations} is outside the allowed range [1, inf)")
+        raise GameError(f"methods={args.methods!r} names no method; allowed: "
+                        f"{', '.join(METHOD_NAMES)}")
+    for m in methods:
+        if m not in METHOD_NAMES:
+            raise GameError(f"unknown method {m!r}; allowed: {', '.join(METHOD_NAMES)}")
+    if args.plot:
+        check_plot_file(args.plot)
     seconds = parse_float(args.seconds, "seconds", low=0, low_open=True)
     tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
     game, values = game_with_options(args)

@@ -7,7 +7,7 @@ GAME --pot P`; JSON indices are 0-based list positions.  A run farther than --to
 family, or a nonzero exact NashConv, is a failure: exit code 1."""
 from __future__ import annotations
 
-from .common import emit_json, parse_float, parse_list
+from .common import SEED_MAX, emit_json, parse_float, parse_int, parse_list
 
 
 def add_arguments(p) -> None:
@@ -21,18 +21,15 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from games import GameError
     from solvers.crosscheck import crosscheck
 
     from .equilibria import families
 
-    starts = int(parse_float(args.starts, "starts", low=1, high=10_000))
-    iters = int(parse_float(args.iterations, "iterations", low=1, high=10_000_000))
-    seed = int(parse_float(args.seed, "seed", low=0))
+    starts = parse_int(args.starts, "starts", low=1, high=10_000)
+    iters = parse_int(args.iterations, "iterations", low=1, high=10_000_000)
+    seed = parse_int(args.seed, "seed", low=0, high=SEED_MAX)
     tol = parse_float(args.tol, "tol", low=0, low_open=True)
-    pots = parse_list(args.pots, "pot", low=0, low_open=True)
-    if not pots:
-        raise GameError(f"--pots={args.pots!r} names no pot size")
+    pots = parse_list(args.pots, "pots", low=0, low_open=True)
     game, _ = families(args.game, str(pots[0]))  # validates the game and the first pot
     result = crosscheck(game, pots, starts=starts, iterations=iters, seed=seed)
     failures = sum(r.distance > tol for pc in result for r in pc.runs)

@@ -3,8 +3,8 @@ frequencies held fixed (Billingham Appendix D, Figs. 16-17): one run per L, the 
 rounds discarded."""
 from __future__ import annotations
 
-from .common import emit_json, game_and_values, parse_float, parse_list
-from .simulate import add_play_arguments
+from .common import emit_json, parse_int, parse_list
+from .simulate import MAX_L, MAX_ROUNDS, add_play_arguments, play_setup
 
 
 def add_arguments(p) -> None:
@@ -18,16 +18,20 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from dynamics.play.repeated import estimator_study
 
-    game, values = game_and_values(args.game, args.pot)
-    at = args.at if "," not in args.at else parse_list(args.at, "frequency", low=0.0, high=1.0)
-    Ls = parse_list(args.L, "L", low=1.0)
-    if any(v != int(v) for v in Ls):
-        raise ValueError(f"L={args.L} must be integers >= 1")
-    rounds = int(parse_float(args.rounds, "rounds", low=1))
-    discard = int(parse_float(args.discard, "discard", low=0))
-    res = estimator_study(pot=values.get("P", 9.0), at=at, L=[int(v) for v in Ls], rounds=rounds,
+    from dynamics.skp_points import skp_point
+
+    game, values, deals = play_setup(args)
+    if "," in args.at:
+        at = parse_list(args.at, "at", (len(game.named),), low=0.0, high=1.0)
+    else:
+        # resolved here, not in the study: a bad name fails before the progress bar
+        at = list(skp_point(args.at, values.get("P", 9.0)).values())
+    Ls = parse_list(args.L, "L", integer=True, low=1, high=MAX_L)
+    rounds = parse_int(args.rounds, "rounds", 1, MAX_ROUNDS)
+    discard = parse_int(args.discard, "discard", 0, rounds - 1)
+    res = estimator_study(pot=values.get("P", 9.0), at=at, L=Ls, rounds=rounds,
                           seed=args.seed, discard=discard, estimator=args.estimator,
-                          deals=args.deals, game=game.name, progress=not args.json)
+                          deals=deals, game=game.name, progress=not args.json)
     if args.json:
         emit_json(res.to_json())
         return 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from games import GameError
 
-from .common import add_game_option_arguments, game_options
+from .common import (add_game_option_arguments, atomic_write_text, check_output_file,
+                     game_options)
 
 FORMATS = ("efg",)
 
@@ -25,6 +26,8 @@ def run(args) -> int:
 
     if args.format not in FORMATS:
         raise GameError(f"format={args.format!r} is not one of {', '.join(FORMATS)}")
+    if args.file != "-":
+        check_output_file(args.file, "file")
     game = make_game(args.game, **game_options(args))
     values = {}
     if args.pot is not None:
@@ -39,7 +42,6 @@ def run(args) -> int:
     if args.file == "-":
         sys.stdout.write(text)
     else:
-        with open(args.file, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        atomic_write_text(args.file, text)
         print(f"wrote {args.file} ({game.name}, {text.count(chr(10)) - 2} nodes)")
     return 0

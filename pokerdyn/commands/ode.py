@@ -4,7 +4,7 @@ payoff integrals, or (--analyze) the equilibria with their eigenvalues and the f
 integrals of the invariant planes."""
 from __future__ import annotations
 
-from .common import emit_json, game_and_values, parse_float, parse_list
+from .common import check_plot_file, emit_json, game_and_values, parse_float, parse_list
 
 
 def add_arguments(p) -> None:
@@ -25,34 +25,28 @@ def add_arguments(p) -> None:
 
 
 def _model(args):
-    from games import GameError
     from dynamics import ode_model
 
     game, values = game_and_values(args.game, args.pot)
     k = 1.0
     if args.k is not None:
-        ks = parse_list(args.k, "k", low=0.0, low_open=True)
-        if len(ks) not in (1, game.n_players):
-            raise GameError(f"--k needs 1 or {game.n_players} values (one per player), "
-                            f"got {len(ks)}")
+        ks = parse_list(args.k, "k", (1, game.n_players), low=0.0, low_open=True)
         k = ks[0] if len(ks) == 1 else ks
     return ode_model(game, values, k=k, normalisation=args.normalisation)
 
 
 def run(args) -> int:
-    from games import GameError
+    from dynamics.ode.solve import check_method
 
+    check_method(args.method)
+    if args.plot:
+        check_plot_file(args.plot)
+    t_end = parse_float(args.t_end, "t-end", low=0.0, low_open=True)
     model = _model(args)
     if args.analyze:
         return _analyze(model, args)
-    t_end = parse_float(args.t_end, "t-end", low=0.0, low_open=True)
-    if args.init is None:
-        y0 = [0.5] * model.n
-    else:
-        y0 = parse_list(args.init, "init", low=0.0, high=1.0)
-        if len(y0) != model.n:
-            raise GameError(f"--init needs {model.n} values ({', '.join(model.names)}), "
-                            f"got {len(y0)}")
+    y0 = [0.5] * model.n if args.init is None else \
+        parse_list(args.init, "init", (model.n,), low=0.0, high=1.0)
     import numpy as np
 
     from dynamics import simulate_ode as simulate

@@ -2,10 +2,6 @@
 unless --pot is given)."""
 from __future__ import annotations
 
-import sympy as sp
-
-from solvers.symbolic.payoffs import symbolic_payoffs
-
 from .common import emit_json, game_and_values
 
 
@@ -16,6 +12,10 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    import sympy as sp
+
+    from solvers.symbolic.payoffs import symbolic_payoffs
+
     game, values = game_and_values(args.game, args.pot)
     if "P" in values:
         values["P"] = sp.nsimplify(args.pot, rational=True)

@@ -1,25 +1,37 @@
 """Run every registered figure module of figures/ and write the PNGs plus report.md.
 
 Finished figures are recorded in ``<out>/done.json``: an interrupted run, started again
-with the same --out, skips them (use --force to redo everything)."""
+with the same --out, skips them (use --force to redo everything).
+
+Figures run in groups, one per figure package (figures.billingham.equilibria, ...), on up to
+--jobs worker processes: a group shares its in-process caches (the equilibrium families of
+the four equilibria figures) and its numba kernels, and the groups share nothing, so the
+long exact enumeration runs beside the numeric figures.  Every figure is computed exactly as
+in one process (its seed is its own), only the wall time differs."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
 from figures.registry import FIGURES, load
+from games.files import write_atomically
 
-from .common import emit_json
+from .common import SEED_MAX, check_output_dir, emit_json, int_arg
 
 
 def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true", help="small runs (under a minute in all)")
     p.add_argument("--out", default="pokerdyn-out", help="output folder (default: pokerdyn-out)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
+                   help="random seed (default 0)")
     p.add_argument("--only", default=None, help="comma-separated figure names to run")
+    p.add_argument("--jobs", type=int_arg("jobs", 1, 64), default=None,
+                   help="worker processes (default: the number of cores, at most the number "
+                        "of figure groups; 1: run in this process)")
     p.add_argument("--force", action="store_true", help="recompute finished figures")
     p.add_argument("--json", action="store_true", help="print a JSON summary")
 
@@ -29,34 +41,79 @@ def _command(args, name: str) -> str:
     return f"pokerdyn reproduce{quick} --out {args.out} --seed {args.seed} --only {name}"
 
 
+def run_figure(name: str, out: Path, seed: int, quick: bool) -> dict:
+    """Run one figure module; its done.json record (without mode and command)."""
+    t0 = time.perf_counter()
+    res = load(name).main(out, seed=seed, quick=quick)
+    return {"files": [Path(f).name for f in res.files], "summary": res.summary,
+            "numbers": res.numbers, "source": res.source,
+            "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def _run_group(names: list[str], out: Path, seed: int, quick: bool) -> dict[str, dict]:
+    return {n: run_figure(n, out, seed, quick) for n in names}
+
+
+def groups(names: list[str]) -> list[list[str]]:
+    """The figures by package (registry order within a package), packages in the order of
+    their first figure."""
+    by_pkg: dict[str, list[str]] = {}
+    for n in names:
+        by_pkg.setdefault(FIGURES[n].rsplit(".", 1)[0], []).append(n)
+    return list(by_pkg.values())
+
+
+def _results(todo: list[str], out: Path, args, jobs: int):
+    """(name, record) of every figure in ``todo`` as they finish."""
+    parts = groups(todo)
+    if jobs == 1 or len(parts) < 2:
+        for n in todo:
+            yield n, run_figure(n, out, args.seed, args.quick)
+        return
+    import multiprocessing as mp
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    # the equilibria group is by far the longest: start it first (registry order otherwise)
+    parts.sort(key=lambda g: not FIGURES[g[0]].startswith("figures.billingham.equilibria"))
+    with ProcessPoolExecutor(min(jobs, len(parts)), mp.get_context("spawn")) as pool:
+        pending = {pool.submit(_run_group, g, out, args.seed, args.quick) for g in parts}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for f in finished:
+                yield from f.result().items()
+
+
 def run(args) -> int:
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    names = list(FIGURES) if not args.only else [n.strip() for n in args.only.split(",")]
+    names = list(FIGURES) if args.only is None else \
+        [n.strip() for n in args.only.split(",") if n.strip()]
+    if not names:
+        raise ValueError(f"only={args.only!r} names no figure; available: {', '.join(FIGURES)}")
     for n in names:
         if n not in FIGURES:
             raise ValueError(f"unknown figure {n!r}; available: {', '.join(FIGURES)}")
+    out = check_output_dir(args.out, "out")  # before any work, and nothing made on bad input
+    out.mkdir(parents=True, exist_ok=True)
     done_path = out / "done.json"
     mode = {"quick": bool(args.quick), "seed": args.seed}
     done = json.loads(done_path.read_text()) if done_path.exists() and not args.force else {}
-    for name in tqdm(names, desc="figures", disable=args.json):
-        prev = done.get(name)
-        if prev and prev.get("mode") == mode and all((out / f).exists() for f in prev["files"]):
-            continue
-        t0 = time.perf_counter()
-        res = load(name).main(out, seed=args.seed, quick=args.quick)
-        done[name] = {"mode": mode, "files": [Path(f).name for f in res.files],
-                      "summary": res.summary, "numbers": res.numbers, "source": res.source,
-                      "seconds": round(time.perf_counter() - t0, 3),
-                      "command": _command(args, name)}
-        tmp = done_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(done, indent=2, default=str))
-        tmp.replace(done_path)
+    todo = [n for n in names if not (done.get(n) and done[n].get("mode") == mode and all(
+        (out / f).exists() for f in done[n]["files"]))]
+    jobs = min(args.jobs or os.cpu_count() or 1, max(len(groups(todo)), 1))
+    start = time.perf_counter()
+    with tqdm(total=len(todo), desc="figures", disable=args.json) as bar:
+        for name, rec in _results(todo, out, args, jobs):
+            done[name] = {"mode": mode, **rec, "command": _command(args, name)}
+            bar.update()
+            if not args.json:  # per-figure cost, first-use numba compilation included
+                tqdm.write(f"{name:<28} {rec['seconds']:8.2f} s")
+            text = json.dumps(done, indent=2, default=str)
+            write_atomically(done_path, lambda tmp: tmp.write_text(text))
     _write_report(out, names, done, args)
     if args.json:
         emit_json({"out": str(out), "figures": {n: done[n] for n in names}})
     else:
-        print(f"wrote {len(names)} figure(s) and {out / 'report.md'}")
+        print(f"wrote {len(names)} figure(s) and {out / 'report.md'} in "
+              f"{time.perf_counter() - start:.1f} s ({jobs} process(es))")
     return 0
 
 
@@ -73,4 +130,4 @@ def _write_report(out: Path, names, done, args) -> None:
             lines += ["| quantity | value |", "|---|---|"]
             lines += [f"| {k} | {v} |" for k, v in d["numbers"].items()] + [""]
         lines += [f"Command: `{d['command']}` ({d['seconds']} s)", ""]
-    (out / "report.md").write_text("\n".join(lines))
+    write_atomically(out / "report.md", lambda tmp: tmp.write_text("\n".join(lines)))

@@ -3,15 +3,23 @@ section 4.2): frequencies move by k times the payoff gradient at each player's e
 Mean payoffs are ex-showdown per round (with --deals 12: twice the 24-deal expectation)."""
 from __future__ import annotations
 
-from .common import emit_json, game_and_values, parse_float, parse_list
+from .common import (SEED_MAX, check_plot_file, emit_json, game_and_values, int_arg, parse_int,
+                     parse_list)
+
+# rounds and window lengths: the bounds of the sweep experiment (dynamics/sweep/experiments)
+MAX_ROUNDS = 10**13
+MAX_L = 10**9
 
 
 def add_play_arguments(p) -> None:
     """Arguments shared with ``pokerdyn estimators``."""
     p.add_argument("game")
     p.add_argument("--pot", default="9", help="pot size P (default 9)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--deals", type=int, default=12, help="12 (paper: P3 holds A or J) or 24")
+    p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
+                   help="random seed (default 0)")
+    p.add_argument("--deals", type=int_arg("deals", 1), default=None,
+                   help="deals drawn: the informative ones only (default; skp: 12, the paper's "
+                        "P3 holds A or J) or all (skp: 24)")
     p.add_argument("--estimator", default="unbiased",
                    help="unbiased (default; binomial forms of Billingham (44)-(47)), paper "
                         "(as printed), corrected (printed, (46) with an unbiased denominator) "
@@ -25,31 +33,51 @@ def add_arguments(p) -> None:
     p.add_argument("--L", default="6", help="window length(s): L or L1,L2,L3 (>= 1)")
     p.add_argument("--rounds", default="10000000", help="hands to play (default 1e7)")
     p.add_argument("--init", default=None, help="initial frequencies b,c,d (default: near S3)")
-    p.add_argument("--points", type=int, default=1000, help="samples of the time series")
+    p.add_argument("--points", type=int_arg("points", 2, 10**7), default=1000,
+                   help="samples of the time series")
     p.add_argument("--plot", default=None, help="write the frequency time series to FILE")
 
 
-def parse_rates(args) -> tuple[list[float], list[int]]:
+def parse_rates(args, n_players: int) -> tuple[list[float], list[int]]:
     """--k and --L: one value or one per player, checked (GameError names the bad value)."""
-    ks = parse_list(args.k, "k", low=0.0)
-    Ls = parse_list(args.L, "L", low=1.0)
-    for v in Ls:
-        if v != int(v):
-            raise ValueError(f"L={v:g} is not an integer (allowed: integers >= 1)")
-    return ks, [int(v) for v in Ls]
+    counts = (1, n_players)
+    ks = parse_list(args.k, "k", counts, low=0.0)
+    Ls = parse_list(args.L, "L", counts, integer=True, low=1, high=MAX_L)
+    return ks, Ls
+
+
+def play_setup(args):
+    """Game, values and deal count of the repeated-play commands, with the estimator and the
+    deals checked before any work (no progress bar on bad input)."""
+    from dynamics.play.estimators import ESTIMATORS
+    from dynamics.play.tables import deal_counts
+    from games import GameError
+
+    game, values = game_and_values(args.game, args.pot)
+    if args.estimator not in ESTIMATORS:
+        raise GameError(f"unknown estimator {args.estimator!r}; allowed: "
+                        f"{', '.join(ESTIMATORS)}")
+    allowed = deal_counts(game)
+    deals = allowed[0] if args.deals is None else args.deals
+    if deals not in allowed:
+        raise GameError(f"deals={deals} is not allowed for game {game.name!r}; allowed: "
+                        f"{' or '.join(map(str, allowed))}")
+    return game, values, deals
 
 
 def run(args) -> int:
     from dynamics.play.repeated import simulate
 
-    game, values = game_and_values(args.game, args.pot)
-    ks, Ls = parse_rates(args)
-    rounds = int(parse_float(args.rounds, "rounds", low=1))
-    init = None if args.init is None else parse_list(args.init, "initial frequency", low=0.0,
-                                                     high=1.0)
+    game, values, deals = play_setup(args)
+    ks, Ls = parse_rates(args, game.n_players)
+    rounds = parse_int(args.rounds, "rounds", 1, MAX_ROUNDS)
+    init = None if args.init is None else parse_list(
+        args.init, "initial frequency", (len(game.named),), low=0.0, high=1.0)
+    if args.plot:
+        check_plot_file(args.plot)
     res = simulate(game.name, pot=values.get("P", 0.0), k=ks[0] if len(ks) == 1 else ks,
                    L=Ls[0] if len(Ls) == 1 else Ls, rounds=rounds, init=init, seed=args.seed,
-                   deals=args.deals, n_points=args.points, estimator=args.estimator)
+                   deals=deals, n_points=args.points, estimator=args.estimator)
     if args.plot:
         _plot(res, args.plot)
     if args.json:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .common import add_game_option_arguments, emit_json, game_with_options, parse_float
+from .common import (add_game_option_arguments, emit_json, game_with_options, int_arg,
+                     parse_float)
 
 
 def _fp(cg, args):
@@ -48,7 +49,8 @@ def add_arguments(p) -> None:
     p.add_argument("game")
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--method", default="fp", help=f"one of: {', '.join(METHODS)} (default fp)")
-    p.add_argument("--iterations", type=int, default=10_000, help="iteration cap (default 10000)")
+    p.add_argument("--iterations", type=int_arg("iterations", 1), default=10_000,
+                   help="iteration cap (default 10000)")
     p.add_argument("--tol", default=None, help="stop when NashConv <= TOL")
     p.add_argument("--schedule", default="simultaneous", choices=("simultaneous", "alternating"))
     p.add_argument("--averaging", default="reach", choices=("reach", "infoset"))
@@ -79,9 +81,7 @@ def run(args) -> int:
     from games.strategy import params_from_strategy, strategy_from_params, strategy_to_dict
 
     if args.method not in METHODS:
-        raise GameError(f"unknown method {args.method!r}; available: {', '.join(METHODS)}")
-    if args.iterations < 1:
-        raise GameError(f"iterations={args.iterations} is outside the allowed range [1, inf)")
+        raise GameError(f"unknown method {args.method!r}; allowed: {', '.join(METHODS)}")
     args.tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
     game, values = game_with_options(args)
     cg = compile_game(game, values)

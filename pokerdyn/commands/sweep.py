@@ -6,12 +6,12 @@ Parquet dataset directory, and running the same command again computes only the 
 cells."""
 from __future__ import annotations
 
-from .common import emit_json
+from .common import check_output_dir, emit_json, int_arg
 
 
 def add_arguments(p) -> None:
     p.add_argument("config", help="sweep file (TOML)")
-    p.add_argument("--workers", type=int, default=None,
+    p.add_argument("--workers", type=int_arg("workers", 1), default=None,
                    help="local worker processes (default: number of cores; 1: this process)")
     p.add_argument("--scheduler", default=None,
                    help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
@@ -30,6 +30,7 @@ def run(args) -> int:
     except ImportError as exc:
         raise UsageError(str(exc)) from None
     config = load_config(args.config)
+    check_output_dir(args.out or str(config.output), "out")  # before any cell runs
     try:
         summary = run_sweep(config, output=args.out, workers=args.workers,
                             scheduler=args.scheduler, progress=not args.json)

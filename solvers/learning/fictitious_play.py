@@ -94,7 +94,10 @@ def _fp_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_in
                 _, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
                                           terminal_index, payoffs, legal, sigma, p, orders[p],
                                           depths[p])
-                brs[p] = b
+                # element by element: a row assignment ``brs[p] = b`` compiles numba's
+                # shape-mismatch error formatting (about 2 s of the first call, issue 11)
+                for I in range(b.shape[0]):
+                    brs[p, I] = b[I]
             for p in range(n_players):
                 _mix(kind, player, parent, edge, infoset, legal, infoset_player, first_node,
                      sigma, brs[p], p, alpha, reach_weighted)
