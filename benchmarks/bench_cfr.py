@@ -1,6 +1,6 @@
 """CFR+ speed and convergence against fictitious play (same run) and, when `open-spiel` is
 importable, OpenSpiel's C++ CFRPlusSolver on the same games (3-player Kuhn from OpenSpiel's
-own implementation; the river game exported through games.efg.to_efg).
+own implementation; the river game exported through games.io.efg.to_efg).
 
     PYTHONPATH=. python benchmarks/bench_cfr.py [--iterations 10000] [--fp-cap 20]
 
@@ -14,7 +14,7 @@ import argparse
 import time
 
 from games import compile_game, get_game
-from games.efg import to_efg
+from games.io.efg import to_efg
 from solvers import nash_conv
 from solvers.learning.cfr_plus import CFR
 from solvers.learning.fictitious_play import FictitiousPlay

@@ -1,6 +1,6 @@
 """Gambit's ``enumpoly`` on SKP at a fixed pot (optional: needs ``pygambit``).
 
-Exports SKP exactly (games.efg.to_efg_exact), loads it with pygambit, runs
+Exports SKP exactly (games.io.efg.to_efg_exact), loads it with pygambit, runs
 ``pygambit.nash.enumpoly_solve`` and checks the equilibria it finds against Billingham
 eqs. (12)-(14) at that pot.  The baseline measured in the same run is pokerdyn's own exact
 check of those three profiles (symbolic payoffs, every parameter's gain g_x = dE_p/dx has the
@@ -22,7 +22,7 @@ import sympy as sp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from games import get_game  # noqa: E402
-from games.efg import to_efg_exact  # noqa: E402
+from games.io.efg import to_efg_exact  # noqa: E402
 from games.strategy import param_symbols  # noqa: E402
 from solvers import symbolic_payoffs  # noqa: E402
 

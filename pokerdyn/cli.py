@@ -1,5 +1,6 @@
 """The ``pokerdyn`` command.  Each subcommand is a module of ``pokerdyn.commands`` with
-``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS.
+``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS and
+one in MODULES.
 
 Bad input (GameError, ValueError from argument checks, argparse's usage errors, OSError on
 a file named on the command line) prints one line and exits 2.
@@ -24,10 +25,15 @@ COMMANDS: dict[str, str] = {
     "crosscheck": "cross-check the exact equilibrium families against fictitious play",
     "reproduce": "regenerate the figures of the reference papers and a report",
 }
-
-
-class UsageError(ValueError):
-    """Bad command-line input."""
+# The module of each subcommand below pokerdyn.commands, grouped by capability.
+MODULES: dict[str, str] = {
+    "games": "games", "reproduce": "reproduce",
+    "payoffs": "exact.payoffs", "equilibria": "exact.equilibria",
+    "crosscheck": "exact.crosscheck", "export": "exact.export",
+    "solve": "numeric.solve", "compare": "numeric.compare",
+    "ode": "dynamics.ode", "simulate": "dynamics.simulate",
+    "estimators": "dynamics.estimators", "sweep": "dynamics.sweep",
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -49,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pokerdyn", description="Equilibria and dynamics of small poker games")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, help_text in COMMANDS.items():
-        mod = importlib.import_module(f"pokerdyn.commands.{name.replace('-', '_')}")
+        mod = importlib.import_module(f"pokerdyn.commands.{MODULES[name]}")
         p = sub.add_parser(name, help=help_text, description=mod.__doc__)
         mod.add_arguments(p)
         p.set_defaults(_module=mod)
@@ -64,6 +70,8 @@ def _one_line(exc: BaseException) -> str:
 def main(argv: list[str] | None = None) -> int:
     from games import GameError
 
+    from pokerdyn.commands.common import UsageError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -71,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     except (GameError, UsageError, ValueError) as exc:
         print(f"pokerdyn: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (`pokerdyn games | head`): not an error
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as exc:  # a file named on the command line cannot be read or written
         what = f"{exc.filename!r}: " if exc.filename else ""
         print(f"pokerdyn: error: {what}{exc.strerror or exc}", file=sys.stderr)

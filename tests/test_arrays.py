@@ -1,4 +1,4 @@
-"""Games built from flat arrays (games.arrays, games.synthetic): same compiled game as the
+"""Games built from flat arrays (games.arrays, games.catalog.synthetic): same compiled game as the
 builder, vectorised validation with the builder's messages, and a 10^5-node game."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 from games import GameError, compile_game, get_game, uniform_strategy
 from games.arrays import game_from_arrays, game_to_arrays
-from games.synthetic import layered_game, layered_size
+from games.catalog.synthetic import layered_game, layered_size
 from solvers import best_response, expected_payoffs, fictitious_play, nash_conv
 
 

@@ -12,7 +12,7 @@ from solvers.symbolic.dominance import iterated_dominance, reduce_game
 
 
 def _fixed_by_rules():
-    """The actions kuhn3-third fixes (single-action information sets, games.kuhn
+    """The actions kuhn3-third fixes (single-action information sets, games.catalog.kuhn
     THIRD_STREET_RULES), as values of kuhn3-third-full's parameters."""
     third, full = get_game("kuhn3-third"), get_game("kuhn3-third-full")
     out = {}

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from games import compile_game, get_game
-from games.efg import to_efg
-from games.river import river
+from games.io.efg import to_efg
+from games.catalog.river import river
 
 
 @pytest.mark.parametrize("cg", [compile_game(get_game("kuhn")), compile_game(river(max_bets=2))])

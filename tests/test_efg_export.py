@@ -1,4 +1,4 @@
-"""Exact Gambit export (games.efg.to_efg_exact, `pokerdyn export`): the file read back has
+"""Exact Gambit export (games.io.efg.to_efg_exact, `pokerdyn export`): the file read back has
 every terminal's chance probability and payoffs exactly as in the game, and its expected
 payoffs under a rational profile equal symbolic_payoffs exactly."""
 import random
@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from games import GameError, get_game
-from games.efg import read_efg, to_efg_exact
+from games.io.efg import read_efg, to_efg_exact
 from games.strategy import param_symbols
 from pokerdyn.cli import main
 from solvers import symbolic_payoffs

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import GameError, compile_game, get_game
-from games.river import river
+from games.catalog.river import river
 from solvers import expected_payoffs, nash_conv
 from solvers.sequence.lp import solve_lp
 from solvers.sequence.form import sequence_form

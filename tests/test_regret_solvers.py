@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from games import compile_game, get_game
-from games.river import river
+from games.catalog.river import river
 from solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
 from solvers.learning.hedge import Hedge
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from games import CompiledGame, compile_game
-from games.registry import make_game
-from games.river import R1, TYPES
+from games.catalog.registry import make_game
+from games.catalog.river import R1, TYPES
 from solvers import solve_lp
 from solvers._kernels import own_reach
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 
 from games import compile_game
-from games.registry import make_game
-from games.river import DISTRIBUTIONS
+from games.catalog.registry import make_game
+from games.catalog.river import DISTRIBUTIONS
 from solvers import solve_lp
 
 from figures.base import FigureResult, finish, new_figure

@@ -16,6 +16,10 @@ from typing import Any, Callable, Sequence
 from games import Game, GameError, get_game
 
 
+class UsageError(ValueError):
+    """Bad command-line input (not a game's): one line, exit 2."""
+
+
 def parse_float(text: str, what: str, low: float = -math.inf, high: float = math.inf,
                 low_open: bool = False, high_open: bool = False,
                 integer: bool = False) -> float:
@@ -134,8 +138,8 @@ def _check_parent(path: Path, text: str, what: str) -> None:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` (UTF-8) atomically (games.files.write_atomically)."""
-    from games.files import write_atomically
+    """Write ``text`` (UTF-8) atomically (games.io.files.write_atomically)."""
+    from games.io.files import write_atomically
 
     write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
@@ -160,7 +164,7 @@ def emit_json(obj: Any) -> None:
     sys.stdout.write("\n")
 
 
-# Game options (games.registry.GAME_OPTIONS): flag -> (option name, help).
+# Game options (games.catalog.registry.GAME_OPTIONS): flag -> (option name, help).
 GAME_OPTION_FLAGS: dict[str, tuple[str, str]] = {
     "--dist1": ("dist1", "player 1's hand-type probabilities A,B,C,D (river; default "
                          "0.1,0.2,0.3,0.4)"),
@@ -199,8 +203,8 @@ def game_options(args) -> dict[str, Any]:
 
 def game_with_options(args) -> tuple[Game, dict[str, float]]:
     """Like :func:`game_and_values` for ``args.game``/``args.pot``, building the game with
-    the game-option flags (games.registry.make_game)."""
-    from games.registry import make_game
+    the game-option flags (games.catalog.registry.make_game)."""
+    from games.catalog.registry import make_game
 
     opts = game_options(args)
     game, values = game_and_values(args.game, getattr(args, "pot", None))

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from games import GAMES, get_game
 
-from .common import emit_json
+from pokerdyn.commands.common import emit_json
 
 
 def add_arguments(p) -> None:

@@ -18,9 +18,9 @@ from pathlib import Path
 from tqdm.auto import tqdm
 
 from figures.registry import FIGURES, load
-from games.files import write_atomically
+from games.io.files import write_atomically
 
-from .common import SEED_MAX, check_output_dir, emit_json, int_arg
+from pokerdyn.commands.common import SEED_MAX, check_output_dir, emit_json, int_arg
 
 
 def add_arguments(p) -> None:

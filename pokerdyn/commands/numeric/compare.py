@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from .common import (add_game_option_arguments, check_plot_file, emit_json, game_with_options,
+from pokerdyn.commands.common import (add_game_option_arguments, check_plot_file, emit_json, game_with_options,
                      int_arg, parse_float)
 
 ITER_MARKS = [10.0**k for k in range(0, 10)]

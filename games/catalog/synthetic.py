@@ -79,4 +79,4 @@ def layered_game(rounds: int, n_players: int = 2, n_actions: int = 2, n_outcomes
     u -= u.mean(axis=1, keepdims=True)
     return game_from_arrays(f"layered-{rounds}x{n_players}x{A}x{n_outcomes}", n_players, kind,
                             parent, edge, player, infoset, infosets, prob, u,
-                            description="synthetic layered game (games.synthetic)")
+                            description="synthetic layered game (games.catalog.synthetic)")

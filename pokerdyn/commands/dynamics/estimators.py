@@ -3,8 +3,8 @@ frequencies held fixed (Billingham Appendix D, Figs. 16-17): one run per L, the 
 rounds discarded."""
 from __future__ import annotations
 
-from .common import emit_json, parse_int, parse_list
-from .simulate import MAX_L, MAX_ROUNDS, add_play_arguments, play_setup
+from pokerdyn.commands.common import emit_json, parse_int, parse_list
+from pokerdyn.commands.dynamics.simulate import MAX_L, MAX_ROUNDS, add_play_arguments, play_setup
 
 
 def add_arguments(p) -> None:

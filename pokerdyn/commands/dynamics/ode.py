@@ -4,7 +4,7 @@ payoff integrals, or (--analyze) the equilibria with their eigenvalues and the f
 integrals of the invariant planes."""
 from __future__ import annotations
 
-from .common import check_plot_file, emit_json, game_and_values, parse_float, parse_list
+from pokerdyn.commands.common import check_plot_file, emit_json, game_and_values, parse_float, parse_list
 
 
 def add_arguments(p) -> None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable
 
-from games.kuhn import kuhn, kuhn3, kuhn3_third, skp
-from games.river import river
+from games.catalog.kuhn import kuhn, kuhn3, kuhn3_third, skp
+from games.catalog.river import river
 from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {

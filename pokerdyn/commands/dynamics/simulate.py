@@ -3,7 +3,7 @@ section 4.2): frequencies move by k times the payoff gradient at each player's e
 Mean payoffs are ex-showdown per round (with --deals 12: twice the 24-deal expectation)."""
 from __future__ import annotations
 
-from .common import (SEED_MAX, check_plot_file, emit_json, game_and_values, int_arg, parse_int,
+from pokerdyn.commands.common import (SEED_MAX, check_plot_file, emit_json, game_and_values, int_arg, parse_int,
                      parse_list)
 
 # rounds and window lengths: the bounds of the sweep experiment (dynamics/sweep/experiments)

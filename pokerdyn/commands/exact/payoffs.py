@@ -2,7 +2,7 @@
 unless --pot is given)."""
 from __future__ import annotations
 
-from .common import emit_json, game_and_values
+from pokerdyn.commands.common import emit_json, game_and_values
 
 
 def add_arguments(p) -> None:

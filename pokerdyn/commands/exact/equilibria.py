@@ -3,7 +3,7 @@
 Free parameters range over the set cut out by the listed constraints."""
 from __future__ import annotations
 
-from .common import emit_json
+from pokerdyn.commands.common import emit_json
 
 
 def add_arguments(p) -> None:
@@ -20,7 +20,7 @@ def families(game_name: str, pot: str | None) -> tuple:
     from solvers.symbolic.enumeration import MAX_PARAMETERS
     from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
 
-    from .common import game_and_values
+    from pokerdyn.commands.common import game_and_values
 
     game, values = game_and_values(game_name, pot)
     n = len(game.named)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .common import (add_game_option_arguments, emit_json, game_with_options, int_arg,
+from pokerdyn.commands.common import (add_game_option_arguments, emit_json, game_with_options, int_arg,
                      parse_float)
 
 

@@ -7,7 +7,7 @@ GAME --pot P`; JSON indices are 0-based list positions.  A run farther than --to
 family, or a nonzero exact NashConv, is a failure: exit code 1."""
 from __future__ import annotations
 
-from .common import SEED_MAX, emit_json, parse_float, parse_int, parse_list
+from pokerdyn.commands.common import SEED_MAX, emit_json, parse_float, parse_int, parse_list
 
 
 def add_arguments(p) -> None:
@@ -23,7 +23,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from solvers.crosscheck import crosscheck
 
-    from .equilibria import families
+    from pokerdyn.commands.exact.equilibria import families
 
     starts = parse_int(args.starts, "starts", low=1, high=10_000)
     iters = parse_int(args.iterations, "iterations", low=1, high=10_000_000)

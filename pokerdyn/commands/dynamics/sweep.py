@@ -6,7 +6,7 @@ Parquet dataset directory, and running the same command again computes only the 
 cells."""
 from __future__ import annotations
 
-from .common import check_output_dir, emit_json, int_arg
+from pokerdyn.commands.common import check_output_dir, emit_json, int_arg
 
 
 def add_arguments(p) -> None:
@@ -23,7 +23,7 @@ def run(args) -> int:
     from dynamics.sweep.spec import load_config, require_storage
     from dynamics.sweep.runner import run_sweep
 
-    from ..cli import UsageError
+    from pokerdyn.commands.common import UsageError
 
     try:
         require_storage()

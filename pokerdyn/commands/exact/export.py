@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games import GameError
 
-from .common import (add_game_option_arguments, atomic_write_text, check_output_file,
+from pokerdyn.commands.common import (add_game_option_arguments, atomic_write_text, check_output_file,
                      game_options)
 
 FORMATS = ("efg",)
@@ -21,8 +21,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import sys
 
-    from games.efg import to_efg_exact
-    from games.registry import make_game
+    from games.io.efg import to_efg_exact
+    from games.catalog.registry import make_game
 
     if args.format not in FORMATS:
         raise GameError(f"format={args.format!r} is not one of {', '.join(FORMATS)}")

@@ -1,0 +1,1 @@
+"""Games and results in and out of files: Gambit's .efg format and atomic writes."""

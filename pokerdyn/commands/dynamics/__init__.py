@@ -1,0 +1,1 @@
+"""Subcommands of the dynamics of adaptive players: ode, simulate, estimators, sweep."""

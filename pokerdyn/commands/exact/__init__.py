@@ -1,0 +1,1 @@
+"""Subcommands of exact (sympy) analysis: payoffs, equilibria, crosscheck, export."""

@@ -1,0 +1,1 @@
+"""Subcommands of the numeric solvers: solve, compare."""

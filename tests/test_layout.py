@@ -1,0 +1,103 @@
+"""The package layout the design card fixes: imports point one way (CLI -> figures -> dynamics
+-> solvers -> games) with no cycle between modules, and no folder or file grows past its size
+(about 12 modules a folder, about 500 lines a file)."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("games", "solvers", "dynamics", "figures", "pokerdyn")
+MAX_MODULES, MAX_LINES = 12, 550
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for top in LAYERS:
+        for f in sorted((ROOT / top).rglob("*.py")):
+            parts = list(f.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = f
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every project module ``name`` imports, at module level or inside functions."""
+    is_pkg = path.name == "__init__.py"
+    pkg = name if is_pkg else name.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = pkg.split(".")[: len(pkg.split(".")) - node.level + 1]
+                base = ".".join(up + ([base] if base else []))
+            targets = [base] + [f"{base}.{a.name}" for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                out.add(t)
+    return out
+
+
+MODULES = _modules()
+GRAPH = {m: _imports(m, p, set(MODULES)) for m, p in MODULES.items()}
+
+
+def _layer(mod: str) -> int:
+    return LAYERS.index(mod.split(".")[0])
+
+
+def test_imports_point_one_way():
+    bad = [f"{m} imports {t}" for m, ts in GRAPH.items() for t in ts if _layer(t) > _layer(m)]
+    assert not bad, "imports against the direction CLI -> figures -> dynamics -> solvers -> games: " + "; ".join(bad)
+
+
+def test_no_import_cycle_between_modules():
+    # a package's __init__ re-exporting its own submodules is not a cycle of design
+    def edges(m):
+        return {t for t in GRAPH[m] if not (t.startswith(m + ".") or m.startswith(t + ".")
+                                            and MODULES[t].name == "__init__.py")}
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m):
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges(m)):
+            if state.get(t) == 1:
+                pytest.fail("import cycle: " + " -> ".join(stack[stack.index(t):] + [t]))
+            if t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(GRAPH):
+        if m not in state:
+            visit(m)
+
+
+def test_the_import_checks_can_fail():
+    assert _imports("games.tree", MODULES["games.tree"], set(MODULES)) >= {"games._checks", "games.errors"}
+    assert "solvers.symbolic.payoffs" in GRAPH["solvers"]
+
+
+@pytest.mark.parametrize("top", LAYERS)
+def test_folders_hold_at_most_about_twelve_modules(top):
+    for d in [ROOT / top, *[p for p in (ROOT / top).rglob("*") if p.is_dir() and (p / "__init__.py").exists()]]:
+        mods = [f for f in d.glob("*.py") if f.name != "__init__.py"]
+        assert len(mods) <= MAX_MODULES, f"{d.relative_to(ROOT)} holds {len(mods)} modules"
+
+
+def test_no_file_over_about_500_lines():
+    long = {str(p.relative_to(ROOT)): n for p in MODULES.values()
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, long
