@@ -109,6 +109,10 @@ def _affine(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol]) -> bool:
     return True
 
 
+def _probability(v: sp.Expr) -> bool:
+    return psplit.sign(v) >= 0 and psplit.sign(1 - v) >= 0
+
+
 def _holds(e: sp.Expr, strict: bool) -> bool:
     s = psplit.sign(e)
     return s > 0 or (s == 0 and not strict)
@@ -202,7 +206,7 @@ def _is_equilibrium(fam: Family, x: sp.Symbol, v: sp.Expr, ctx: _Ctx) -> bool:
     pt = {}
     for k, e in fam.strategy:
         val = sp.cancel(ctx.num(e).xreplace({x: v}))
-        if val.has(sp.zoo, sp.nan, sp.oo) or val.free_symbols:
+        if val.has(sp.zoo, sp.nan, sp.oo) or val.free_symbols or not _probability(val):
             return False
         pt[k] = val
     return nash_conv_with(ctx.game, ctx.pays, pt) == 0
