@@ -97,7 +97,6 @@ def test_union_unchanged_and_reduced_at_every_pot(axis):
             for pt in _points(game, n, p, pot):
                 assert exact_nash_conv(game, pot, pt) == 0, (pot, n.strategy, pt)
         fams = [Family(n.strategy, n.free, tuple(n.raw), "") for n in new]
-        ctx = rd._Ctx(game, p, pot, rd.payoffs_at(game, pot))
         for i, a in enumerate(fams):
             # no pinned free parameter: an interval has two distinct ends, a polygon an
             # interior point with slack, and reducing again changes nothing
@@ -107,7 +106,7 @@ def test_union_unchanged_and_reduced_at_every_pot(axis):
             assert [f.free for f in again] == [a.free], (pot, a)
             # no family inside another
             for j, b in enumerate(fams):
-                assert i == j or not rd.contains(b, a, ctx), (pot, a.strategy, b.strategy)
+                assert i == j or not rd.family_contains(game, b, a, at=pot), (pot, a.strategy, b.strategy)
 
 
 def _family(sols, **fixed):

@@ -44,12 +44,19 @@ from solvers.symbolic.nash_conv import nash_conv_with, payoffs_at
 
 @dataclass(frozen=True)
 class _Ctx:
-    """Where the decisions are taken: ``P = value`` (exact), with the game's payoffs there."""
+    """Where the decisions are taken: ``P = value`` (exact); the game's payoffs there are
+    computed on first use (only end points and facets need them)."""
 
     game: Game
     p: sp.Symbol | None
     value: sp.Expr | None
-    pays: tuple[sp.Expr, ...]
+
+    @property
+    def pays(self) -> tuple[sp.Expr, ...]:
+        key = (id(self.game), self.value)
+        if key not in _PAYS:
+            _PAYS[key] = payoffs_at(self.game, self.value if self.p is not None else None)
+        return _PAYS[key]
 
     def num(self, e: sp.Expr) -> sp.Expr:
         e = sp.sympify(e)
@@ -77,11 +84,14 @@ def reduce_families(game: Game, families: Sequence[Family], at: Any = None,
         if p is not None:
             families = [_substitute(f, {p: at}) for f in families]
     value = at if at is not None else (sp.sympify(sample) if sample is not None else None)
-    ctx = _Ctx(game, p, value, payoffs_at(game, value) if p is not None else payoffs_at(game, None))
+    ctx = _Ctx(game, p, value)
     out: list[Family] = []
     for fam in families:
         out += _reduce_one(fam, ctx)
     return _merge(out, ctx)
+
+
+_PAYS: dict = {}
 
 
 def _substitute(fam: Family, sub: dict) -> Family:
@@ -130,6 +140,8 @@ def _reduce_one(fam: Family, ctx: _Ctx) -> list[Family]:
         if not xs:
             return [fam]
         affine = _affine(cn, xs)
+        if affine and len(xs) == 1:
+            return _affine_interval(fam, cn, xs[0], ctx)
         if affine and not psplit.feasible(cn, xs):
             return []
         # implicit equalities of the affine constraints hold on the whole family too
@@ -253,6 +265,51 @@ def _interval_pieces(fam: Family, cn, x: sp.Symbol, ctx: _Ctx) -> list[Family]:
     return out
 
 
+def _bound_key(b: sp.Expr) -> float:
+    return float(sp.N(b, 30))
+
+
+def _affine_interval(fam: Family, cn, x: sp.Symbol, ctx: _Ctx) -> list[Family]:
+    """One free parameter, affine constraints: the interval [max lower bound, min upper
+    bound] directly (no root finding); ties between bounds are decided exactly."""
+    lows, highs = [], []
+    sym = [sp.expand(e) for e, _ in fam.constraints if x in sp.expand(ctx.num(e)).free_symbols]
+    for (e, s), es in zip(cn, sym):
+        c = e.coeff(x, 1)
+        b = sp.cancel(-psplit._drop_zero_terms(sp.expand(e - c * x), [x]) / c)
+        bs = sp.cancel(-sp.expand(es - es.coeff(x, 1) * x) / es.coeff(x, 1))
+        (lows if psplit.sign(c) > 0 else highs).append((b, s, bs))
+
+    def pick(group, top):
+        if not group:
+            return None
+        # float prefilter: only bounds within 1e-9 of the extreme are compared exactly
+        ref = (max if top else min)(_bound_key(b) for b, _, _ in group)
+        near = [g for g in group if abs(_bound_key(g[0]) - ref) < 1e-9]
+        best = near[0]
+        for g in near[1:]:
+            d = psplit.sign(g[0] - best[0]) * (1 if top else -1)
+            if d > 0 or (d == 0 and g[1]):
+                best = g
+        return best
+
+    lo, hi = pick(lows, True), pick(highs, False)
+    keep = tuple((e, s) for e, s in fam.constraints if x not in sp.sympify(e).free_symbols)
+    if lo is not None and hi is not None:
+        gap = psplit.sign(hi[0] - lo[0])
+        if gap < 0 or (gap == 0 and (lo[1] or hi[1])):
+            return []
+        if gap == 0:
+            return [_pin(fam, x, lo[2])]
+    bounds = []
+    for end, sgn in ((lo, 1), (hi, -1)):
+        if end is None:
+            continue
+        closed = not end[1] or _is_equilibrium(fam, x, end[0], ctx)
+        bounds.append((sp.expand(sgn * (x - end[2])), not closed))
+    return [replace(fam, constraints=keep + tuple(bounds))]
+
+
 def _close_facets(fam: Family, cn, xs, ctx: _Ctx) -> Family:
     """Several free parameters, affine and full-dimensional: a strict constraint becomes
     non-strict when a relative-interior point of its facet is an equilibrium."""
@@ -280,7 +337,16 @@ def _values(fam: Family, ctx: _Ctx) -> dict[str, sp.Expr]:
     return {k: ctx.num(v) for k, v in fam.strategy}
 
 
-def contains(big: Family, small: Family, ctx: _Ctx) -> bool:
+def family_contains(game: Game, big: Family, small: Family, at: Any = None,
+                    p: sp.Symbol | None = None, sample: Any = None) -> bool:
+    """Whether ``small`` is a subset of ``big`` (exact; ``at``/``sample`` as in
+    :func:`reduce_families`, ``P`` decided at that value)."""
+    p = p if p is not None else pot_symbol(game)
+    value = sp.sympify(at if at is not None else sample) if (at, sample) != (None, None) else None
+    return _contains(big, small, _Ctx(game, p, value))
+
+
+def _contains(big: Family, small: Family, ctx: _Ctx) -> bool:
     """Exact ``small`` (closed as given) subset of ``big`` at the decision value of ``P``."""
     sa, sb = _values(small, ctx), _values(big, ctx)
     t = small.free_symbols()
@@ -370,7 +436,7 @@ def _merge(fams: list[Family], ctx: _Ctx) -> list[Family]:
     while changed:
         changed = False
         for i, small in enumerate(fams):
-            if any(j != i and contains(big, small, ctx) for j, big in enumerate(fams)
+            if any(j != i and _contains(big, small, ctx) for j, big in enumerate(fams)
                    if len(big.free) >= len(small.free)):
                 del fams[i]
                 changed = True
