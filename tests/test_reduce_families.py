@@ -195,3 +195,20 @@ def test_skp_reduced_families_are_billingham_12_to_14():
     want = {(2 / (P + 1), 0, (P - 5) / (P + 1)), (2 / P, (P - 5) / (P + 1), 0),
             (2 / P, 2 / (P + 2), (P ** 2 - 5 * P - 12) / (P * (P + 1)))}
     assert {tuple(sp.simplify(x) for x in w) for w in want} == got
+
+
+def test_skp_points_are_billingham_12_to_14():
+    """dynamics.skp_points derives S1-S3 from the enumeration; they are Billingham (12),
+    (13), (14) exactly (expected values typed here, from the paper)."""
+    from dynamics.skp_points import POINTS, skp_point
+    P = sp.Symbol("P", positive=True)
+    want = {"S1": (2 / (P + 1), 0, (P - 5) / (P + 1)),  # (12)
+            "S2": (2 / P, (P - 5) / (P + 1), 0),  # (13)
+            "S3": (2 / P, 2 / (P + 2), (P ** 2 - 5 * P - 12) / (P * (P + 1)))}  # (14)
+    for name, vals in want.items():
+        for pot in (R(7), R(9), R(41, 4)):
+            got = POINTS[name](pot)
+            assert got == tuple(sp.sympify(v).subs(P, pot) for v in vals), (name, pot)
+    assert skp_point("S3", 9) == {"b_J": 2 / 9, "c_K": 2 / 11, "d_Q": 24 / 90}
+    with pytest.raises(Exception, match="P >= P"):
+        skp_point("S3", 6)
