@@ -58,6 +58,14 @@ class _Ctx:
             _PAYS[key] = payoffs_at(self.game, self.value if self.p is not None else None)
         return _PAYS[key]
 
+    def is_equilibrium(self, point: dict[str, sp.Expr]) -> bool:
+        """Exact NashConv 0 at ``point`` (memoised: a piece's end points are met again when
+        the neighbouring pieces are compared)."""
+        key = (id(self.game), self.value, tuple(sorted((k, sp.srepr(v)) for k, v in point.items())))
+        if key not in _EQ:
+            _EQ[key] = nash_conv_with(self.game, self.pays, point) == 0
+        return _EQ[key]
+
     def num(self, e: sp.Expr) -> sp.Expr:
         e = sp.sympify(e)
         if self.p is None or self.value is None or self.p not in e.free_symbols:
@@ -92,6 +100,7 @@ def reduce_families(game: Game, families: Sequence[Family], at: Any = None,
 
 
 _PAYS: dict = {}
+_EQ: dict = {}
 
 
 def _substitute(fam: Family, sub: dict) -> Family:
@@ -221,7 +230,7 @@ def _is_equilibrium(fam: Family, x: sp.Symbol, v: sp.Expr, ctx: _Ctx) -> bool:
         if val.has(sp.zoo, sp.nan, sp.oo) or val.free_symbols or not _probability(val):
             return False
         pt[k] = val
-    return nash_conv_with(ctx.game, ctx.pays, pt) == 0
+    return ctx.is_equilibrium(pt)
 
 
 def _interval_pieces(fam: Family, cn, x: sp.Symbol, ctx: _Ctx) -> list[Family]:
@@ -325,7 +334,7 @@ def _close_facets(fam: Family, cn, xs, ctx: _Ctx) -> Family:
                 pt = psplit.interior_point(facet, xs)
                 strat = {n: sp.cancel(ctx.num(v).xreplace(pt)) for n, v in fam.strategy}
                 if not any(v.free_symbols or v.has(sp.zoo, sp.nan) for v in strat.values()) \
-                        and nash_conv_with(ctx.game, ctx.pays, strat) == 0:
+                        and ctx.is_equilibrium(strat):
                     s = False
         out.append((sym[k][0], s))
     return replace(fam, constraints=tuple(pure + out))
