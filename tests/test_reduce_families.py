@@ -153,6 +153,22 @@ def test_kuhn3_third_point_five_is_one_polygon():
     got = {sp.srepr(c) for c in s.constraints}
     want = [sp.Ge(bj, 0), sp.Le(bj, R(1, 3)), sp.Ge(bj + bq, R(1, 3)), sp.Le(bj + bq, R(2, 5))]
     assert got == {sp.srepr(c) for c in want}
+    # the tree's extra side b_J <= 1/3 is real: b_J = 3/8 with b_J + b_Q in range is not
+    # an equilibrium, the corner (1/3, 1/15) is
+    pt = {"b_Q": 0, "c_Q": 0, "c_K": 0, "d_Q": 0, "d_K": 1, "o_K": 0}
+    assert exact_nash_conv(game, 5, pt | {"b_J": R(3, 8)}) > 0
+    assert exact_nash_conv(game, 5, pt | {"b_J": R(1, 3), "b_Q": R(1, 15)}) == 0
+
+
+def test_cli_prints_the_reduced_set_as_intervals(capsys):
+    """``pokerdyn equilibria kuhn3-third --pot 9``: two families, each as an interval."""
+    from pokerdyn.cli import main
+    assert main(["equilibria", "kuhn3-third", "--pot", "9"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("family ") == 2
+    assert "constraints: 0 <= b_Q <= 2/9" in out and "constraints: 0 <= c_Q <= 2/13" in out
+    assert main(["equilibria", "kuhn3-third", "--pot", "5"]) == 0
+    assert "constraints: 0 <= b_J <= 1/3, 1/3 <= b_J + b_Q <= 2/5" in capsys.readouterr().out
 
 
 def test_kuhn3_third_point_two_triangle_and_o_K_segment():
@@ -212,3 +228,43 @@ def test_skp_points_are_billingham_12_to_14():
     assert skp_point("S3", 9) == {"b_J": 2 / 9, "c_K": 2 / 11, "d_Q": 24 / 90}
     with pytest.raises(Exception, match="P >= P"):
         skp_point("S3", 6)
+
+
+def _segment(game, pot, free, values, lo, hi):
+    """A raw family at ``pot``: ``values`` (name -> expr in the free parameter) and
+    ``lo <= free <= hi``."""
+    x = sp.Symbol(free, real=True)
+    strat = tuple((n.name, sp.sympify(values.get(n.name, x if n.name == free else 0)))
+                  for n in game.named)
+    return Family(strat, (free,), ((x - lo, False), (hi - x, False)), "synthetic")
+
+
+def test_two_segments_of_one_line_that_touch_are_joined():
+    """Billingham (5) at P = 9 cut in two halves, the second parametrised by b_J instead of
+    b_Q: the reduction joins them into 0 <= b_Q <= 2/9; two halves with a gap stay two."""
+    game = get_game("kuhn3-third")
+    bj, bq = sp.symbols("b_J b_Q", real=True)
+    base = {"c_K": R(2, 5), "d_K": 1}
+    a = _segment(game, 9, "b_Q", base | {"b_J": R(2, 9) - bq}, 0, R(1, 9))
+    b = _segment(game, 9, "b_J", base | {"b_Q": R(2, 9) - bj}, 0, R(1, 9))
+    (j,) = rd.reduce_families(game, [a, b], at=9)
+    assert j.free == ("b_Q",)
+    assert {(sp.expand(e), s) for e, s in j.constraints} == {(bq, False), (R(2, 9) - bq, False)}
+    c = _segment(game, 9, "b_J", base | {"b_Q": R(2, 9) - bj}, 0, R(1, 18))
+    assert len(rd.reduce_families(game, [a, c], at=9)) == 2
+    # a segment inside the other is dropped, whichever parameter it uses
+    d = _segment(game, 9, "b_J", base | {"b_Q": R(2, 9) - bj}, R(1, 9), R(1, 6))
+    (k,) = rd.reduce_families(game, [a, b, d], at=9)
+    assert k.free == ("b_Q",)
+
+
+def test_pinned_parameter_and_infeasible_family():
+    """A family whose constraints pin its parameter becomes a point; an empty one is
+    dropped (skp at P = 5, Billingham sec. 3)."""
+    game = get_game("skp")
+    x = sp.Symbol("b_J", real=True)
+    pinned = Family((("b_J", x), ("c_K", sp.S.Zero), ("d_Q", sp.S.Zero)), ("b_J",),
+                    ((x - R(1, 3), False), (R(1, 3) - x, False)), "synthetic")
+    empty = Family(pinned.strategy, ("b_J",), ((x - R(1, 2), False), (R(1, 3) - x, False)), "e")
+    (f,) = rd.reduce_families(game, [pinned, empty], at=5)
+    assert f.free == () and f.as_dict()["b_J"] == R(1, 3)

@@ -45,7 +45,22 @@ def constraint_text(sol: Solution) -> str:
     if sol.intervals:
         return ", ".join(f"{lo} {'<' if lo_open else '<='} {x} {'<' if hi_open else '<='} {hi}"
                          for x, lo, hi, lo_open, hi_open in sol.intervals)
-    return ", ".join(str(c) for c in sol.constraints) or "none"
+    # several parameters: a lower and an upper bound on one expression print as one range
+    out, used = [], set()
+    for i, c in enumerate(sol.constraints):
+        if i in used:
+            continue
+        pair = next((j for j, d in enumerate(sol.constraints) if j > i and j not in used
+                     and d.lhs == c.lhs and isinstance(d, (sp.Lt, sp.Le)) != isinstance(c, (sp.Lt, sp.Le))),
+                    None)
+        if pair is None or not isinstance(c.lhs, (sp.Symbol, sp.Add)):
+            out.append(str(c))
+            continue
+        used.add(pair)
+        lo, hi = (c, sol.constraints[pair]) if isinstance(c, (sp.Gt, sp.Ge)) else (sol.constraints[pair], c)
+        out.append(f"{lo.rhs} {'<' if isinstance(lo, sp.Gt) else '<='} {c.lhs} "
+                   f"{'<' if isinstance(hi, sp.Lt) else '<='} {hi.rhs}")
+    return ", ".join(out) or "none"
 
 
 def pieces_records(pieces: Sequence[Piece]) -> list[dict[str, Any]]:
