@@ -268,3 +268,17 @@ def test_pinned_parameter_and_infeasible_family():
     empty = Family(pinned.strategy, ("b_J",), ((x - R(1, 2), False), (R(1, 3) - x, False)), "e")
     (f,) = rd.reduce_families(game, [pinned, empty], at=5)
     assert f.free == () and f.as_dict()["b_J"] == R(1, 3)
+
+
+@pytest.mark.parametrize("pot", [1, 2, 3, 5, 6, 9])
+def test_direct_enumeration_at_a_pot_reduces_to_the_same_set(pot):
+    """The fixed-pot path (enumerate with P exact, then reduce) and the whole-axis path give
+    the same reduced families: each of one list equals one of the other (mutual
+    containment, exact)."""
+    game = get_game("kuhn3-third")
+    direct = rd.reduce_families(game, enumerate_families(game, {"P": pot}), at=pot)
+    axis = [Family(s.strategy, s.free, tuple(s.raw), "") for s in solutions_at(game, pot)]
+    assert len(direct) == len(axis)
+    for a in direct:
+        assert any(rd.family_contains(game, a, b, at=pot) and rd.family_contains(game, b, a, at=pot)
+                   for b in axis), a
