@@ -25,6 +25,12 @@ With ``P`` symbolic on an open interval of the P axis every decision (which cons
 an implicit equality, which root is an end point, containment, closedness) is taken at the
 interval's rational sample, where all signs are those of the whole interval, while the
 substituted values and interval end points are kept symbolic in ``P``.
+
+Floating point only filters: a linear program with a clear slack proves that no affine
+constraint is an implicit equality, and bounds of one parameter further than 1e-9 from the
+extreme are not compared exactly; every decision that is kept is exact.  Families that are
+rational in several free parameters are left as enumerated (none occur in the Billingham
+games once pinned parameters are substituted).
 """
 from __future__ import annotations
 
