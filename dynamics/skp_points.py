@@ -1,22 +1,65 @@
 """Named points of SKP's strategy space: Billingham's equilibria S1, S2, S3 (eqs. (12)-(14)),
 as exact functions of the pot P.  Used for initial conditions (the paper starts near S3) and
 for the estimator study (frequencies held at S3).  S3 exists for P >= P* = (5 + sqrt 73)/2.
+
+The formulas are not typed here: they are the three isolated equilibria that the exact
+enumeration (:func:`solvers.symbolic.piecewise.equilibrium_pieces`) finds on the last piece
+of the P axis, named by the paper's description (sec. 3): S1 is the one where Player 2 never
+bets the King (``c_K = 0``), S2 the one where Player 3 never calls with the Queen
+(``d_Q = 0``), S3 the one where all three mix.  The enumeration runs once per process.
 """
 from __future__ import annotations
 
 import math
-from typing import Mapping
+from functools import lru_cache
+from typing import Callable, Iterator, Mapping
 
 import sympy as sp
 
-from games import GameError
+from games import GameError, get_game
 
-POINTS: Mapping[str, object] = {
-    "S1": lambda P: (2 / (P + 1), sp.Integer(0), (P - 5) / (P + 1)),  # Billingham (12)
-    "S2": lambda P: (2 / P, (P - 5) / (P + 1), sp.Integer(0)),  # Billingham (13)
-    "S3": lambda P: (2 / P, 2 / (P + 2), (P ** 2 - 5 * P - 12) / (P * (P + 1))),  # (14)
-}
 NAMES = ("b_J", "c_K", "d_Q")
+
+
+@lru_cache(maxsize=1)
+def _formulas() -> dict[str, tuple[sp.Expr, ...]]:
+    """S1, S2, S3 as expressions in the game's pot symbol, from the enumeration."""
+    from solvers.symbolic.enumeration import pot_symbol
+    from solvers.symbolic.piecewise import equilibrium_pieces
+
+    game = get_game("skp")
+    last = equilibrium_pieces(game)[-1]
+    points = [s.as_dict() for s in last.solutions if not s.free]
+    named = {"S1": [q for q in points if q["c_K"] == 0],
+             "S2": [q for q in points if q["d_Q"] == 0],
+             "S3": [q for q in points if q["c_K"] != 0 and q["d_Q"] != 0]}
+    if any(len(v) != 1 for v in named.values()) or len(points) != 3:
+        raise GameError("the skp enumeration no longer gives three isolated equilibria on "
+                        f"[P*, oo): {points}")
+    p = pot_symbol(game)
+    return {k: (p,) + tuple(sp.sympify(v[0][n]) for n in NAMES) for k, v in named.items()}
+
+
+class _Points(Mapping):
+    """``POINTS[name](P)`` -> exact ``(b_J, c_K, d_Q)``; formulas derived on first use."""
+
+    def __getitem__(self, name: str) -> Callable[[sp.Expr], tuple[sp.Expr, ...]]:
+        if name not in ("S1", "S2", "S3"):
+            raise KeyError(name)
+
+        def at(P, _name=name):
+            p, *vals = _formulas()[_name]
+            return tuple(sp.cancel(v.xreplace({p: sp.sympify(P)})) for v in vals)
+        return at
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("S1", "S2", "S3"))
+
+    def __len__(self) -> int:
+        return 3
+
+
+POINTS: Mapping[str, Callable[[sp.Expr], tuple[sp.Expr, ...]]] = _Points()
 
 
 def skp_point(name: str, pot: float) -> dict[str, float]:

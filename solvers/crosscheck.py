@@ -6,17 +6,11 @@ distance to the SET: free parameters optimised under the family's constraints, S
 epigraph form ``min t s.t. |x_k(y) - fp_k| <= t``); and each family's sample point checked
 with an exact NashConv.
 
-The exact NashConv uses the payoff polynomials of :func:`solvers.symbolic.payoffs` at the
-exact pot.  ``E_p`` is multilinear in player p's own behaviour parameters (one per
-information set, each of degree at most 1), so its maximum over p's parameter box is
-attained at a vertex: the best-response value is the maximum over the 2^k own vertices,
-computed in exact arithmetic.  A NashConv of sympy zero certifies the sample is an
-equilibrium of the game as declared (for ``kuhn3-third``: with the paper's obvious actions
-fixed).
+The exact NashConv is :func:`solvers.symbolic.nash_conv.exact_nash_conv` (vertex best
+replies in exact arithmetic; sympy zero certifies an equilibrium).
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -27,34 +21,11 @@ from scipy.optimize import minimize
 
 from games import Game
 from games.compiled import CompiledGame, compile_game
-from games.strategy import param_symbols, params_from_strategy
+from games.strategy import params_from_strategy
 
-from solvers.symbolic.enumeration import pot_symbol
 from solvers.learning.fictitious_play import fictitious_play
 from solvers.symbolic.piecewise import Solution, solutions_at
-from solvers.symbolic.payoffs import symbolic_payoffs
-
-
-def exact_nash_conv(game: Game, pot: Any, point: dict[str, Any]) -> sp.Expr:
-    """Sum over players of the exact best-response gain at the profile ``point`` (name ->
-    exact value) and pot ``pot``; sympy zero exactly at an equilibrium."""
-    p = pot_symbol(game)
-    values = {"P": sp.sympify(pot)} if p is not None else None
-    pays = symbolic_payoffs(game, values)
-    syms = param_symbols(game)
-    sub = {p: sp.sympify(pot)} if p is not None else {}
-    at = {syms[k]: sp.sympify(v).xreplace(sub) for k, v in point.items()}
-    total = sp.Integer(0)
-    for p, E in enumerate(pays):
-        own = [syms[n.name] for n in game.named if game.owner(n.name) == p]
-        rest = {s: v for s, v in at.items() if s not in own}
-        Ep = sp.expand(E.xreplace(rest))
-        value = Ep.xreplace(at)
-        best = max((Ep.xreplace(dict(zip(own, vx))) for vx in
-                    itertools.product((sp.Integer(0), sp.Integer(1)), repeat=len(own))),
-                   key=lambda e: float(sp.N(e, 30)), default=value)
-        total += best - value
-    return sp.nsimplify(sp.radsimp(sp.simplify(total)))
+from solvers.symbolic.nash_conv import exact_nash_conv  # noqa: F401  (public here too)
 
 
 def random_profile(cg: CompiledGame, rng: np.random.Generator) -> NDArray[np.float64]:

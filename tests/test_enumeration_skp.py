@@ -58,20 +58,17 @@ def test_skp_three_solutions_and_pstar():
 
 
 def test_skp_point_five_has_its_own_solution_set():
-    """At P = 5 Player 3 may bluff with any b_J in [0, 1/3] (decided at P = 5 exactly)."""
+    """At P = 5 Player 3 may bluff with any b_J in [0, 1/3], both ends included (decided at
+    P = 5 exactly); the reduced set is this one segment (its end points b_J = 0 and 1/3,
+    listed separately by the raw enumeration, are inside it)."""
     pieces = equilibrium_pieces(get_game("skp"))
     (five,) = [pc for pc in pieces if pc.p_set == sp.FiniteSet(5)]
-    values = set()
-    for s in five.solutions:
-        bj = s.as_dict()["b_J"]
-        if s.free:
-            values |= {sp.Rational(0), sp.Rational(1, 6)}
-            assert any("1/3" in str(c) for c in s.constraints)
-        else:
-            values.add(bj)
-    assert sp.Rational(1, 3) in values and 0 in values
-
-
+    (s,) = five.solutions
+    assert s.as_dict()["c_K"] == 0 and s.as_dict()["d_Q"] == 0
+    assert s.intervals == (("b_J", sp.S.Zero, sp.Rational(1, 3), False, False),)
+    for bj in (0, sp.Rational(1, 3)):
+        assert exact_nash_conv(get_game("skp"), 5, {"b_J": bj, "c_K": 0, "d_Q": 0}) == 0
+    assert exact_nash_conv(get_game("skp"), 5, {"b_J": sp.Rational(2, 5), "c_K": 0, "d_Q": 0}) > 0
 
 
 @pytest.mark.parametrize("pot", [3, 6, 9, 12])

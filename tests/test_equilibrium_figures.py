@@ -42,6 +42,13 @@ def test_kuhn3_third_figures_mark_2_5_and_pstar(tmp_path):
     crit = [sp.sympify(v) for v in res.numbers["critical P"]]
     for v in (2, 5, (5 + sp.sqrt(73)) / 2):
         assert any(sp.simplify(c - v) == 0 for c in crit), v
+    # one legend entry per family of the reduced set, grouped by range of P: (0, 2) has
+    # the o_K segment, P = 2 Billingham (1)'s triangle and the o_K segment, [P*, oo)
+    # Solutions A and B, (5) and (6)
+    legend = res.numbers["legend"]
+    assert len(legend) == res.numbers["families"] == len(set(legend))
+    assert [lab for lab in legend if lab.startswith("P = 2:")] == ["P = 2: 1", "P = 2: 2"]
+    assert [lab for lab in legend if lab.startswith("P >= 6.77")] == ["P >= 6.77: 1", "P >= 6.77: 2"]
     res = load("kuhn3_third_expectations").main(tmp_path, quick=True)
     assert res.numbers["enumeration"] == "cached" and res.files[0].exists()
 

@@ -27,12 +27,40 @@ def parse_set(text: str) -> sp.Set:
 
 
 def solution_record(p_set: sp.Set, sol: Solution) -> dict[str, Any]:
-    """One family as the JSON record of ``pokerdyn equilibria --json``."""
+    """One family as the JSON record of ``pokerdyn equilibria --json`` (``intervals``: the
+    exact end points of each free parameter whose constraints form an interval)."""
     return {"p_interval": set_str(p_set),
             "strategy": {k: str(v) for k, v in sol.strategy},
             "free": list(sol.free),
             "constraints": [str(c) for c in sol.constraints],
-            "payoffs": [str(e) for e in sol.payoffs]}
+            "payoffs": [str(e) for e in sol.payoffs],
+            "intervals": {x: {"low": str(lo), "high": str(hi), "low_open": lo_open,
+                              "high_open": hi_open}
+                          for x, lo, hi, lo_open, hi_open in sol.intervals}}
+
+
+def constraint_text(sol: Solution) -> str:
+    """The constraints for reading: ``a <= x <= b`` per free parameter where they are
+    intervals (``<`` at an open end), else the non-redundant inequalities."""
+    if sol.intervals:
+        return ", ".join(f"{lo} {'<' if lo_open else '<='} {x} {'<' if hi_open else '<='} {hi}"
+                         for x, lo, hi, lo_open, hi_open in sol.intervals)
+    # several parameters: a lower and an upper bound on one expression print as one range
+    out, used = [], set()
+    for i, c in enumerate(sol.constraints):
+        if i in used:
+            continue
+        pair = next((j for j, d in enumerate(sol.constraints) if j > i and j not in used
+                     and d.lhs == c.lhs and isinstance(d, (sp.Lt, sp.Le)) != isinstance(c, (sp.Lt, sp.Le))),
+                    None)
+        if pair is None or not isinstance(c.lhs, (sp.Symbol, sp.Add)):
+            out.append(str(c))
+            continue
+        used.add(pair)
+        lo, hi = (c, sol.constraints[pair]) if isinstance(c, (sp.Gt, sp.Ge)) else (sol.constraints[pair], c)
+        out.append(f"{lo.rhs} {'<' if isinstance(lo, sp.Gt) else '<='} {c.lhs} "
+                   f"{'<' if isinstance(hi, sp.Lt) else '<='} {hi.rhs}")
+    return ", ".join(out) or "none"
 
 
 def pieces_records(pieces: Sequence[Piece]) -> list[dict[str, Any]]:

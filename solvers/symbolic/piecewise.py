@@ -22,18 +22,22 @@ from games import Game, GameError
 from solvers.symbolic import float_filter, psplit
 from solvers.symbolic.enumeration import Family, enumerate_families, families_at_point, pot_symbol
 from solvers.symbolic.payoffs import symbolic_payoffs
+from solvers.symbolic.reduce import reduce_families
 
 
 @dataclass(frozen=True)
 class Solution:
     """A family on one piece of the P axis, in display form: factored strategy, free
-    parameters, their non-redundant constraints (sympy relationals) and closed-form payoffs."""
+    parameters, their non-redundant constraints (sympy relationals) and closed-form payoffs.
+    ``intervals`` holds ``(name, low, high, low_open, high_open)`` for each free parameter
+    whose constraints are bounds on it alone (the form ``low <= x <= high``)."""
 
     strategy: tuple[tuple[str, sp.Expr], ...]
     free: tuple[str, ...]
     constraints: tuple[sp.Basic, ...]
     payoffs: tuple[sp.Expr, ...]
     raw: tuple[psplit.Constraint, ...]
+    intervals: tuple[tuple[str, sp.Expr, sp.Expr, bool, bool], ...] = ()
 
     def as_dict(self) -> dict[str, sp.Expr]:
         return dict(self.strategy)
@@ -107,7 +111,24 @@ def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: 
     strat = {k: _nice(v.xreplace(sub)) for k, v in fam.strategy}
     allsub = {sp.Symbol(k, real=True): v for k, v in strat.items()}
     payoffs = tuple(_nice(sp.expand(E.xreplace(sub)).xreplace(allsub)) for E in pays)
-    return Solution(tuple(strat.items()), fam.free, rels, payoffs, tuple(keep))
+    return Solution(tuple(strat.items()), fam.free, rels, payoffs, tuple(keep),
+                    _intervals(rels, xs))
+
+
+def _intervals(rels: Sequence[sp.Basic], xs: Sequence[sp.Symbol]) -> tuple:
+    """``(name, low, high, low_open, high_open)`` per free parameter bounded on both sides
+    by relations on it alone, when every relation is such a bound."""
+    if not all(isinstance(r.lhs, sp.Symbol) and r.lhs in xs and not (r.rhs.free_symbols & set(xs))
+               for r in rels):
+        return ()
+    out = []
+    for x in xs:
+        lo = [r for r in rels if r.lhs == x and isinstance(r, (sp.Gt, sp.Ge))]
+        hi = [r for r in rels if r.lhs == x and isinstance(r, (sp.Lt, sp.Le))]
+        if len(lo) != 1 or len(hi) != 1:
+            return ()
+        out.append((x.name, lo[0].rhs, hi[0].rhs, isinstance(lo[0], sp.Gt), isinstance(hi[0], sp.Lt)))
+    return tuple(out)
 
 
 def _nice(e: sp.Expr) -> sp.Expr:
@@ -128,6 +149,15 @@ def _relational(e: sp.Expr, strict: bool, xs: Sequence[sp.Symbol]) -> sp.Basic:
             if s > 0:
                 return sp.Gt(x, bound) if strict else sp.Ge(x, bound)
             return sp.Lt(x, bound) if strict else sp.Le(x, bound)
+    coeffs = [e.coeff(x, 1) for x in present]
+    if present and all(c.is_number for c in coeffs):
+        # several parameters with numeric coefficients: 'b_J + b_Q <= 2/3'
+        lead = coeffs[0]
+        lhs = sp.expand(sum(c * x for c, x in zip(coeffs, present)) / abs(lead))
+        bound = _nice(-(e - sum(c * x for c, x in zip(coeffs, present))) / abs(lead))
+        if lead > 0:
+            return sp.Gt(lhs, bound) if strict else sp.Ge(lhs, bound)
+        return sp.Lt(-lhs, -bound) if strict else sp.Le(-lhs, -bound)
     e = _nice(e)
     return sp.Gt(e, 0) if strict else sp.Ge(e, 0)
 
@@ -232,15 +262,18 @@ _CACHE: dict[tuple, list[Piece]] = {}
 
 
 def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
-                       merge: bool = True) -> list[Piece]:
-    """All equilibrium families of ``game`` over the whole P axis (cached per process)."""
-    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge)
+                       merge: bool = True, reduce: bool = True) -> list[Piece]:
+    """All equilibrium families of ``game`` over the whole P axis (cached per process);
+    ``reduce`` (default) replaces each piece's families by the smallest equivalent list
+    (:func:`solvers.symbolic.reduce.reduce_families`), ``merge`` joins adjacent pieces."""
+    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge, reduce)
     if key in _CACHE:
         return _CACHE[key]
     p = pot_symbol(game)
     pays = symbolic_payoffs(game)
     if p is None:
         fams = enumerate_families(game, fixed=fixed)
+        fams = reduce_families(game, fams) if reduce else fams
         out = [Piece(sp.S.Reals, tuple(_display(f, pays, None, None) for f in fams))]
         _CACHE[key] = out
         return out
@@ -260,28 +293,33 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
         if pc.is_point:
             tasks = [t for r, ts in critical.values() if psplit.sign(r - pc.low) == 0 for t in ts]
             fams = families_at_point(game, gen, pc.low, tasks, fixed)
+            fams = reduce_families(game, fams, at=pc.low) if reduce else fams
             sols = [_display(f, pays, p, None, at=pc.low) for f in fams]
         else:
-            sols = [_display(f, pays, p, pc.sample) for f in gen if _feasible_on(f, p, pc.sample)]
+            fams = [f for f in gen if _feasible_on(f, p, pc.sample)]
+            fams = reduce_families(game, fams, p=p, sample=pc.sample) if reduce else fams
+            sols = [_display(f, pays, p, pc.sample) for f in fams]
         out.append((pc, sols))
-    pieces = _merge(out, p) if merge else [Piece(pc.as_set(), tuple(s)) for pc, s in out]
+    pieces = _merge(out, p, game if reduce else None) if merge else [Piece(pc.as_set(), tuple(s)) for pc, s in out]
     _CACHE[key] = pieces
     return pieces
 
 
-def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr) -> set:
-    """Keys of interval solutions evaluated at the endpoint ``v``."""
-    out = set()
+def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr, game: Game | None) -> set:
+    """Keys of interval solutions evaluated at the endpoint ``v`` (reduced there when
+    ``game`` is given)."""
+    fams = []
     for s in sols:
         fam = Family(s.strategy, s.free, s.raw, "")
         cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
-        if not psplit.feasible(cons, fam.free_symbols()):
-            continue
-        out.add(_key(_display(fam, (), p, None, at=v)))
-    return out
+        if psplit.feasible(cons, fam.free_symbols()):
+            fams.append(fam)
+    if game is not None:
+        fams = reduce_families(game, fams, at=v, p=p)
+    return {_key(_display(fam, (), p, None, at=v)) for fam in fams}
 
 
-def _merge(out: list, p: sp.Symbol) -> list[Piece]:
+def _merge(out: list, p: sp.Symbol, game: Game | None) -> list[Piece]:
     """Join interval - point - interval runs whose families agree."""
     groups: list[list] = []  # each: [low, high, low_open, high_open, sols]
     i = 0
@@ -292,20 +330,20 @@ def _merge(out: list, p: sp.Symbol) -> list[Piece]:
             prev_pc, prev_sols = out[i - 1]
             same = ({_key(s) for s in sols} == {_key(s) for s in g[4]}
                     and prev_pc.is_point and g[3] is False
-                    and {_key(s) for s in prev_sols} == _at(sols, p, prev_pc.low))
+                    and {_key(s) for s in prev_sols} == _at(sols, p, prev_pc.low, game))
             if same:
                 g[1], g[3] = pc.high, True
                 i += 1
                 continue
         if pc.is_point:
             if groups and groups[-1][3] and not groups[-1][1] is sp.oo and \
-                    _at(groups[-1][4], p, pc.low) == {_key(s) for s in sols}:
+                    _at(groups[-1][4], p, pc.low, game) == {_key(s) for s in sols}:
                 groups[-1][1], groups[-1][3] = pc.low, False
                 i += 1
                 continue
             groups.append([pc.low, pc.low, False, False, sols])
         elif groups and groups[-1][0] == groups[-1][1] and groups[-1][0] == pc.low and \
-                _at(sols, p, pc.low) == {_key(s) for s in groups[-1][4]}:
+                _at(sols, p, pc.low, game) == {_key(s) for s in groups[-1][4]}:
             groups[-1][1:] = [pc.high, False, True, sols]
         else:
             groups.append([pc.low, pc.high, True, True, sols])
@@ -325,12 +363,12 @@ def solutions_at(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None) -
         if pc.p_set.contains(v) is sp.true:
             if isinstance(pc.p_set, sp.FiniteSet):
                 return list(pc.solutions)
-            sols = []
+            fams = []
             for s in pc.solutions:
                 fam = Family(s.strategy, s.free, s.raw, "")
                 cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
                 if psplit.feasible(cons, fam.free_symbols()):
-                    d = _display(fam, symbolic_payoffs(game), p, None, at=v)
-                    sols.append(d)
-            return sols
+                    fams.append(fam)
+            fams = reduce_families(game, fams, at=v, p=p)
+            return [_display(f, symbolic_payoffs(game), p, None, at=v) for f in fams]
     raise GameError(f"pot P={pot} is outside the game's P axis")

@@ -137,9 +137,21 @@ def _affine(expr: sp.Expr, xs: Sequence[sp.Symbol]) -> tuple[list[sp.Expr], sp.E
     e = sp.expand(expr)
     coeffs = [e.coeff(x, 1) for x in xs]
     rest = sp.expand(e - sum(c * x for c, x in zip(coeffs, xs)))
+    if rest.free_symbols & set(xs):  # algebraic coefficients that did not cancel
+        rest = _drop_zero_terms(rest, xs)
     if any(c.free_symbols & set(xs) for c in coeffs) or rest.free_symbols & set(xs):
         raise ValueError(f"constraint {expr} is not affine in {list(xs)}")
     return coeffs, rest
+
+
+def _drop_zero_terms(e: sp.Expr, xs: Sequence[sp.Symbol]) -> sp.Expr:
+    """``e`` without the terms in ``xs`` whose numeric coefficient is exactly zero (sums of
+    radicals that ``expand`` leaves unsimplified)."""
+    for x in xs:
+        c = e.coeff(x, 1)
+        if c != 0 and c.is_number and sign(c) == 0:
+            e = sp.expand(e - c * x)
+    return e
 
 
 def eliminate(cons: Sequence[Constraint], xs: Sequence[sp.Symbol], sign_of=sign,
@@ -287,11 +299,11 @@ def interior_point(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> dict:
         reduced = eliminate(cur, xs[k + 1:])
         lo, hi = [], []
         for e, strict in reduced:
-            e = sp.expand(e.subs(point))
+            e = _drop_zero_terms(sp.expand(e.subs(point)), xs[k:])
             c = e.coeff(x, 1)
             if c == 0:
                 continue
-            b = -(e - c * x) / c
+            b = -_drop_zero_terms(sp.expand(e - c * x), [x]) / c
             (lo if sign(c) > 0 else hi).append(sp.radsimp(b))
         a = max(lo, key=lambda v: float(sp.N(v, 30))) if lo else None
         b = min(hi, key=lambda v: float(sp.N(v, 30))) if hi else None

@@ -24,13 +24,15 @@ from solvers.symbolic.family_records import pieces_records, record_family
 from solvers.symbolic.payoffs import symbolic_payoffs
 
 P_MAX = 12.0
+CACHE_VERSION = "reduced-1"
 
 
 def load_families(game_name: str, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Parsed family records of ``game_name`` (enumerated once, then read from the cache
     file), and timing information."""
     game = get_game(game_name)
-    key = hashlib.sha256(repr(symbolic_payoffs(game)).encode()).hexdigest()[:16]
+    # the version tag invalidates caches written before the families were reduced
+    key = hashlib.sha256((repr(symbolic_payoffs(game)) + CACHE_VERSION).encode()).hexdigest()[:16]
     path = Path(out_dir) / f"{game_name}_families.json"
     info: dict[str, Any] = {"cache": str(path)}
     recs = None
@@ -141,17 +143,37 @@ def signatures(fams: Sequence[dict[str, Any]]) -> list[int]:
             for f in fams]
 
 
+def _pot_text(v: sp.Expr) -> str:
+    return sp.sstr(v) if v.is_Rational else f"{float(v):.3g}"
+
+
+def legend_labels(fams: Sequence[dict[str, Any]]) -> list[str]:
+    """One legend entry per family of the reduced set, grouped by its range of P:
+    ``"P in (2, 5): 1"``, ``"P = 5: 1"``, ``"P >= 6.77: 2"`` (the number counts the families
+    of that range)."""
+    out, count = [], {}
+    for f in fams:
+        s = f["p_set"]
+        if isinstance(s, sp.FiniteSet):
+            where = f"P = {_pot_text(next(iter(s)))}"
+        elif s.sup is sp.oo:
+            where = f"P {'>' if s.left_open else '>='} {_pot_text(s.inf)}"
+        else:
+            where = (f"P in {'(' if s.left_open else '['}{_pot_text(s.inf)}, "
+                     f"{_pot_text(s.sup)}{')' if s.right_open else ']'}")
+        count[where] = count.get(where, 0) + 1
+        out.append(f"{where}: {count[where]}")
+    return out
+
+
 def plot_quantity(ax, fams: Sequence[dict[str, Any]], exprs: Sequence[sp.Expr], p: sp.Symbol,
                   n: int, subs: dict | None = None, keep=None) -> Any:
     """Plot one quantity (``exprs[k]`` for family k) against P on ``ax``; returns ax."""
     colours = [f"C{i % 10}" for i in range(10)]
-    labelled = set()
-    for fam, expr, sig in zip(fams, exprs, signatures(fams)):
+    for fam, expr, sig, lab in zip(fams, exprs, signatures(fams), legend_labels(fams)):
         if keep is not None and not keep(fam):
             continue
         s, col = fam["p_set"], colours[sig % 10]
-        lab = None if sig in labelled else f"family {sig + 1}"
-        labelled.add(sig)
         if isinstance(s, sp.FiniteSet):
             v = float(next(iter(s)))
             if v > P_MAX:
@@ -219,11 +241,14 @@ def family_figure(game_name: str, out_dir: Path, quantity: str, filename: str,
             if ll not in labels:
                 handles.append(hh)
                 labels.append(ll)
+    order = {lab: k for k, lab in enumerate(legend_labels(fams))}
+    pairs = sorted(zip(handles, labels), key=lambda hl: order.get(hl[1], len(order)))
+    handles, labels = [h for h, _ in pairs], [lab for _, lab in pairs]
     legend_ax = list(axes.flat)[len(names)]
     legend_ax.legend(handles, labels, loc="center", fontsize=8,
                      title=f"{game_name}: families" + (f"\n{note}" if note else ""))
     path = save(fig, out_dir, filename)
-    numbers = {"families": len(fams), "critical P": [str(v) for v in crit],
+    numbers = {"families": len(fams), "legend": labels, "critical P": [str(v) for v in crit],
                "enumeration": info["enumeration"],
                "figure seconds": f"{time.perf_counter() - t0:.2f}"}
     return path, numbers

@@ -36,7 +36,7 @@ def families(game_name: str, pot: str | None) -> tuple:
 
 
 def run(args) -> int:
-    from solvers.symbolic.family_records import set_str, solution_record
+    from solvers.symbolic.family_records import constraint_text, set_str, solution_record
 
     game, fams = families(args.game, args.pot)
     if args.json:
@@ -51,7 +51,6 @@ def run(args) -> int:
         strat = ", ".join(f"{n} = {v}" for n, v in sol.strategy)
         print(f"  family {k}: {strat}")
         if sol.free:
-            print(f"    free: {', '.join(sol.free)}; constraints: "
-                  f"{', '.join(str(c) for c in sol.constraints) or 'none'}")
+            print(f"    free: {', '.join(sol.free)}; constraints: {constraint_text(sol)}")
         print("    payoffs: " + ", ".join(f"E{i + 1} = {e}" for i, e in enumerate(sol.payoffs)))
     return 0
