@@ -8,10 +8,6 @@ import json
 import time
 from pathlib import Path
 
-from tqdm.auto import tqdm
-
-from figures.registry import FIGURES, load
-
 from .common import emit_json
 
 
@@ -30,6 +26,12 @@ def _command(args, name: str) -> str:
 
 
 def run(args) -> int:
+    # imported here, not at module level: figures pull in matplotlib and numba, which every
+    # other command (built into the same parser) would otherwise pay for at start-up
+    from tqdm.auto import tqdm
+
+    from figures.registry import FIGURES, load
+
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     names = list(FIGURES) if not args.only else [n.strip() for n in args.only.split(",")]

@@ -78,6 +78,36 @@ def pot_symbol(game: Game) -> sp.Symbol | None:
     return next((s for s in game.params if s.name == "P"), None)
 
 
+def exact_pot(pot: Any) -> sp.Expr:
+    """An exact positive real pot from a number or a string (``"19/2"``, ``"2.5"`` = 5/2,
+    ``"(5+sqrt(73))/2"``); GameError naming the value otherwise (not a number, NaN,
+    infinite, complex, or not > 0)."""
+    if isinstance(pot, float):
+        if pot != pot or pot in (float("inf"), float("-inf")):
+            raise GameError(f"pot={pot} is not a finite number; allowed: a real number > 0")
+        v = sp.nsimplify(repr(pot), rational=True)
+    elif isinstance(pot, str):
+        text = pot.strip()
+        try:
+            v = sp.sympify(text, rational=True, locals={"sqrt": sp.sqrt}, evaluate=True)
+        except (sp.SympifyError, SyntaxError, TypeError, ValueError, AttributeError):
+            raise GameError(f"pot={pot!r} is not a number; allowed: a real number > 0, exact "
+                            "expressions such as 19/2 or (5+sqrt(73))/2") from None
+    else:
+        v = sp.sympify(pot)
+    if not isinstance(v, sp.Expr) or v.free_symbols:
+        raise GameError(f"pot={pot!r} is not a number; allowed: a real number > 0")
+    if not v.is_number or v.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise GameError(f"pot={pot!r} is not a finite number; allowed: a real number > 0")
+    if v.is_real is False or (v.is_real is None and abs(sp.N(sp.im(v), 30)) > 1e-25):
+        raise GameError(f"pot={pot!r} is not real; allowed: a real number > 0")
+    if v.is_real is None:
+        v = sp.re(v)
+    if psplit.sign(v) <= 0:
+        raise GameError(f"pot={pot} is outside the allowed range (0, inf)")
+    return v
+
+
 def own_reach(game: Game, infoset: int) -> sp.Expr:
     """The owner's own probability of reaching ``infoset`` (product of the owner's action
     probabilities on the path; equal for all nodes of the set by perfect recall)."""
@@ -429,7 +459,7 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                 if any(not e.free_symbols for e, _ in cons):
                     continue  # a numeric constraint fails
                 try:
-                    if not psplit.feasible(cons, free):
+                    if not _feasible_at_pot(cons, free):
                         continue
                 except ValueError as exc:
                     raise GameError(f"family of case {case} has constraints that are not affine "
@@ -442,6 +472,29 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                                    tuple(cons), case, tuple(only), tuple(piv)))
     del syms
     return families
+
+
+_NO_POT = sp.Dummy("P")
+
+
+def _feasible_at_pot(cons: Sequence[psplit.Constraint], free: Sequence[sp.Symbol]) -> bool:
+    """Exact feasibility of numeric constraints; with one free parameter a floating-point
+    witness confirmed exactly, or a rejection by a clear float margin
+    (:mod:`solvers.symbolic.float_filter`), spares the exact root isolation (seconds when the
+    coefficients hold nested radicals, as at ``P*``)."""
+    if len(free) == 1:
+        st, q = float_filter.status(cons, free, _NO_POT, 0.0)
+        if st == "infeasible":
+            return False
+        cands = ([q] if st == "witness" else []) + float_filter.rational_roots(
+            cons, free[0], _NO_POT, 0.0)
+        for r in cands:
+            try:
+                if float_filter.confirm(cons, free[0], r, _NO_POT, sp.S.Zero):
+                    return True
+            except (ValueError, ZeroDivisionError, TypeError):  # 0/0 there: not a witness
+                continue
+    return psplit.feasible(cons, free)
 
 
 def _always(e: sp.Expr, strict: bool) -> bool:

@@ -58,13 +58,7 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
             polys.append((np.asarray(fn(fv), float), np.asarray(fd(fv), float)))
     except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
         return "unknown", None
-    roots: list[float] = []
-    for n, d in polys:
-        for c in (n, d):
-            c = np.trim_zeros(c, "f")
-            if len(c) > 1:
-                roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
-    roots.sort()
+    roots = _float_roots(polys)
     cands = roots + ([roots[0] - 1.0, roots[-1] + 1.0] if roots else [0.0])
     cands += [(a + b) / 2 for a, b in zip(roots, roots[1:]) if b - a > 1e-12]
     unsure = False
@@ -88,6 +82,30 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
             if _margin_at(polys, float(q)) > 1e-7:
                 return "witness", q
     return ("unknown", None) if unsure else ("infeasible", None)
+
+
+def _float_roots(polys) -> list[float]:
+    roots: list[float] = []
+    for n, d in polys:
+        for c in (n, d):
+            c = np.trim_zeros(c, "f")
+            if len(c) > 1:
+                roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
+    return sorted(roots)
+
+
+def rational_roots(cons: Sequence[psplit.Constraint], x: sp.Symbol, p: sp.Symbol,
+                   fv: float) -> list[sp.Rational]:
+    """Simple rationals near the real float roots of the constraints' numerators and
+    denominators in ``x`` at ``P = fv``: candidates for an exact witness of a feasible set
+    that is a single point (a free parameter pinned by its constraints), to be confirmed
+    with :func:`confirm`."""
+    try:
+        polys = [tuple(np.asarray(f(fv), float) for f in _float_polys(e, x, p)) for e, _ in cons]
+    except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
+        return []
+    out = {sp.Rational(r).limit_denominator(1000) for r in _float_roots(polys)}
+    return sorted(out)
 
 
 def _margin_at(polys, v: float) -> float:

@@ -20,7 +20,8 @@ import sympy as sp
 from games import Game, GameError
 
 from solvers.symbolic import float_filter, psplit
-from solvers.symbolic.enumeration import Family, enumerate_families, families_at_point, pot_symbol
+from solvers.symbolic.enumeration import (Family, enumerate_families, exact_pot, families_at_point,
+                                          pot_symbol)
 from solvers.symbolic.payoffs import symbolic_payoffs
 
 
@@ -317,10 +318,31 @@ def _merge(out: list, p: sp.Symbol) -> list[Piece]:
     return pieces
 
 
+def families_at_pot(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None) -> list[Family]:
+    """The raw equilibrium families of ``game`` at one exact pot: the case enumeration run
+    with ``P`` substituted (no P axis is computed).  ``pot`` is exact (a float is read as
+    the rational it prints as, 2.5 -> 5/2); GameError when it is not a positive real."""
+    v = exact_pot(pot)
+    if pot_symbol(game) is None:
+        raise GameError(f"game {game.name!r} has no pot parameter P")
+    return enumerate_families(game, {"P": v}, fixed)
+
+
 def solutions_at(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None) -> list[Solution]:
-    """The families at one exact pot value (from the piecewise result)."""
+    """The families at one exact pot value, in display form (enumerated at that pot only;
+    equal as a set of equilibria to the piece of :func:`equilibrium_pieces` holding it)."""
+    p, v = pot_symbol(game), exact_pot(pot)
+    fams = families_at_pot(game, v, fixed)
+    pays = symbolic_payoffs(game)
+    return [_display(f, pays, p, None, at=v) for f in fams]
+
+
+def solutions_at_from_axis(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None
+                           ) -> list[Solution]:
+    """The families at one exact pot read from the whole-axis result (the former path of
+    :func:`solutions_at`; kept as the reference that tests and benchmarks compare with)."""
     p = pot_symbol(game)
-    v = sp.nsimplify(pot, rational=True) if isinstance(pot, float) else sp.sympify(pot)
+    v = exact_pot(pot)
     for pc in equilibrium_pieces(game, fixed):
         if pc.p_set.contains(v) is sp.true:
             if isinstance(pc.p_set, sp.FiniteSet):
