@@ -384,6 +384,17 @@ def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
     f = clean[0]
     i = next(j for j in range(len(gens)) if f.degree(j) > 0)
     x = gens[i]
+    if p is not None and f.degree(i) == 2:
+        # quadratic over QQ(P, ...): its roots are free of radicals iff the discriminant is
+        # a square; decide that by factoring instead of calling sp.solve (seconds per call)
+        a, b, c = sp.Poly(f.as_expr(), x).all_coeffs()
+        disc = sp.cancel(b * b - 4 * a * c)
+        num, den = sp.fraction(disc)  # a square in QQ(P, ...) iff num * den is a square
+        coeff, facs = sp.factor_list(sp.expand(num * den))
+        if not (coeff.is_Rational and coeff >= 0 and sp.sqrt(coeff).is_Rational
+                and all(m % 2 == 0 for _, m in facs)):
+            DROPPED.extend((-b + s * sp.sqrt(disc)) / (2 * a) for s in (-1, 1))
+            return
     for root in sp.solve(f.as_expr(), x):
         if p is not None and any(a.exp.is_Rational and a.exp.q != 1 for a in root.atoms(sp.Pow)):
             DROPPED.append(root)
@@ -459,7 +470,7 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                 if any(not e.free_symbols for e, _ in cons):
                     continue  # a numeric constraint fails
                 try:
-                    if not _feasible_at_pot(cons, free):
+                    if not float_filter.feasible(cons, free):
                         continue
                 except ValueError as exc:
                     raise GameError(f"family of case {case} has constraints that are not affine "
@@ -472,29 +483,6 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                                    tuple(cons), case, tuple(only), tuple(piv)))
     del syms
     return families
-
-
-_NO_POT = sp.Dummy("P")
-
-
-def _feasible_at_pot(cons: Sequence[psplit.Constraint], free: Sequence[sp.Symbol]) -> bool:
-    """Exact feasibility of numeric constraints; with one free parameter a floating-point
-    witness confirmed exactly, or a rejection by a clear float margin
-    (:mod:`solvers.symbolic.float_filter`), spares the exact root isolation (seconds when the
-    coefficients hold nested radicals, as at ``P*``)."""
-    if len(free) == 1:
-        st, q = float_filter.status(cons, free, _NO_POT, 0.0)
-        if st == "infeasible":
-            return False
-        cands = ([q] if st == "witness" else []) + float_filter.rational_roots(
-            cons, free[0], _NO_POT, 0.0)
-        for r in cands:
-            try:
-                if float_filter.confirm(cons, free[0], r, _NO_POT, sp.S.Zero):
-                    return True
-            except (ValueError, ZeroDivisionError, TypeError):  # 0/0 there: not a witness
-                continue
-    return psplit.feasible(cons, free)
 
 
 def _always(e: sp.Expr, strict: bool) -> bool:
@@ -541,7 +529,7 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
             if any(not _always(e, s) for e, s in cons if not e.free_symbols):
                 continue
             cons = [(e, s) for e, s in cons if e.free_symbols]
-            if not witnessed and not psplit.feasible(cons, fam.free_symbols()):
+            if not witnessed and not float_filter.feasible(cons, fam.free_symbols()):
                 continue
         except ValueError:
             continue

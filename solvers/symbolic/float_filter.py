@@ -145,3 +145,26 @@ def pot_only_fails(cons: Sequence[psplit.Constraint], p: sp.Symbol, fv: float) -
         if v < -1e-9:
             return True
     return False
+
+
+_NO_POT = sp.Dummy("P")
+
+
+def feasible(cons: Sequence[psplit.Constraint], free: Sequence[sp.Symbol]) -> bool:
+    """Exact feasibility of numeric constraints (no ``P``), as :func:`psplit.feasible`, with
+    one free parameter first tried cheaply: a clear float rejection, or a rational witness
+    (a float interior point, or a simple rational at a float root for a set that is one
+    point) confirmed exactly.  Spares the exact root isolation, which takes seconds when the
+    coefficients hold nested radicals (as at ``P*``)."""
+    if len(free) == 1:
+        st, q = status(cons, free, _NO_POT, 0.0)
+        if st == "infeasible":
+            return False
+        cands = ([q] if st == "witness" else []) + rational_roots(cons, free[0], _NO_POT, 0.0)
+        for r in cands:
+            try:
+                if confirm(cons, free[0], r, _NO_POT, sp.S.Zero):
+                    return True
+            except (ValueError, ZeroDivisionError, TypeError):  # 0/0 there: not a witness
+                continue
+    return psplit.feasible(cons, free)

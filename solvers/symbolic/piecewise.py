@@ -13,6 +13,7 @@ value is re-enumerated with ``P`` substituted exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import sympy as sp
@@ -73,7 +74,7 @@ def _feasible_on(fam: Family, p: sp.Symbol, sample: sp.Expr) -> bool:
     if float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, float(sample)):
         return False
     cons = [(sp.expand(e.xreplace({p: sample})), s) for e, s in fam.constraints]
-    return psplit.feasible(cons, fam.free_symbols())
+    return float_filter.feasible(cons, fam.free_symbols())
 
 
 def _relevant(fam: Family, p: sp.Symbol, r: sp.Expr) -> bool:
@@ -272,14 +273,20 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
 
 def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr) -> set:
     """Keys of interval solutions evaluated at the endpoint ``v``."""
+    return _at_cached(tuple(sols), p, v)
+
+
+@lru_cache(maxsize=256)
+def _at_cached(sols: tuple[Solution, ...], p: sp.Symbol, v: sp.Expr) -> frozenset:
+    # _merge asks for the same run at the same end point more than once
     out = set()
     for s in sols:
         fam = Family(s.strategy, s.free, s.raw, "")
         cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
-        if not psplit.feasible(cons, fam.free_symbols()):
+        if not float_filter.feasible(cons, fam.free_symbols()):
             continue
         out.add(_key(_display(fam, (), p, None, at=v)))
-    return out
+    return frozenset(out)
 
 
 def _merge(out: list, p: sp.Symbol) -> list[Piece]:

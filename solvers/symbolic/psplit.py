@@ -161,12 +161,18 @@ def _poly_roots(expr: sp.Expr, p: sp.Symbol) -> tuple[sp.Expr, ...]:
 def positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr = sp.S.Zero) -> list[sp.Expr]:
     """Exact real roots ``> low`` of the numerator and denominator of ``expr`` in ``p``
     (``expr`` must depend on ``p`` only)."""
+    return list(_positive_roots(expr, p, low))
+
+
+@lru_cache(maxsize=None)
+def _positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr) -> tuple[sp.Expr, ...]:
+    # the same bound differences and pivots recur across families and pieces
     out = []
     for poly in _polys(expr, p):
         for r in _poly_roots(poly.as_expr(), p):
             if sign(r - low) > 0:
                 out.append(r)
-    return out
+    return tuple(out)
 
 
 def merge_points(points: Iterable[sp.Expr]) -> list[sp.Expr]:
@@ -287,6 +293,16 @@ def _real_roots(expr: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
     try:
         return list(_poly_roots(expr, x))
     except NotImplementedError:  # algebraic coefficients: roots in radicals
+        coeffs = sp.Poly(expr, x).all_coeffs()
+        if len(coeffs) == 2:  # linear: one exact quotient
+            return [sp.radsimp(-coeffs[1] / coeffs[0])]
+        if len(coeffs) == 3:  # quadratic formula; the discriminant's sign is exact
+            a, b, c = coeffs
+            d = sp.expand(b * b - 4 * a * c)
+            sd = sign(d)
+            if sd < 0:
+                return []
+            return [(-b + s * sp.sqrt(d)) / (2 * a) for s in ((0,) if sd == 0 else (-1, 1))]
         out = []
         for r in sp.roots(sp.Poly(expr, x)):
             if r.is_real or abs(sp.N(sp.im(r), 50)) < sp.Float(10) ** -40:
