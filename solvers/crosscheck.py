@@ -29,7 +29,7 @@ from games import Game
 from games.compiled import CompiledGame, compile_game
 from games.strategy import param_symbols, params_from_strategy
 
-from solvers.symbolic.enumeration import pot_symbol
+from solvers.symbolic.enumeration import exact_pot, pot_symbol
 from solvers.learning.fictitious_play import fictitious_play
 from solvers.symbolic.piecewise import Solution, solutions_at
 from solvers.symbolic.payoffs import symbolic_payoffs
@@ -123,7 +123,7 @@ def crosscheck(game: Game, pots: Sequence[float], starts: int = 10, iterations: 
     seqs = np.random.SeedSequence(seed).spawn(len(pots) * starts)
     out = []
     for i, pot in enumerate(pots):
-        exact = sp.nsimplify(pot, rational=True)
+        exact = exact_pot(pot)  # exact: a float 2.5 is 5/2, an algebraic pot stays one
         sols = solutions_at(game, exact)
         fams = []
         for j, s in enumerate(sols):

@@ -80,31 +80,34 @@ def pot_symbol(game: Game) -> sp.Symbol | None:
 
 def exact_pot(pot: Any) -> sp.Expr:
     """An exact positive real pot from a number or a string (``"19/2"``, ``"2.5"`` = 5/2,
-    ``"(5+sqrt(73))/2"``); GameError naming the value otherwise (not a number, NaN,
-    infinite, complex, or not > 0)."""
-    if isinstance(pot, float):
-        if pot != pot or pot in (float("inf"), float("-inf")):
-            raise GameError(f"pot={pot} is not a finite number; allowed: a real number > 0")
-        v = sp.nsimplify(repr(pot), rational=True)
-    elif isinstance(pot, str):
-        text = pot.strip()
+    ``"(5+sqrt(73))/2"``); GameError naming the value and the allowed range otherwise (not
+    a number, NaN, infinite, complex, or not > 0)."""
+    rng = "the allowed range (0, inf)"
+    shown = pot.strip() if isinstance(pot, str) else pot
+    if isinstance(pot, str):
         try:
-            v = sp.sympify(text, rational=True, locals={"sqrt": sp.sqrt}, evaluate=True)
+            v = sp.sympify(shown, rational=True, locals={"sqrt": sp.sqrt})
         except (sp.SympifyError, SyntaxError, TypeError, ValueError, AttributeError):
-            raise GameError(f"pot={pot!r} is not a number; allowed: a real number > 0, exact "
-                            "expressions such as 19/2 or (5+sqrt(73))/2") from None
+            v = None
+        special = shown.lower().lstrip("+-") in ("nan", "inf", "infinity")
+        if special:  # sympify reads these as symbols; float() reads them as non-finite
+            v = sp.nan
+        elif not isinstance(v, sp.Expr) or v.free_symbols:
+            raise GameError(f"pot={shown!r} is not a number; {rng} holds reals and exact "
+                            "expressions such as 19/2 or (5+sqrt(73))/2")
+    elif isinstance(pot, float):
+        v = sp.nan if pot != pot else sp.oo if pot == float("inf") else -sp.oo \
+            if pot == float("-inf") else sp.nsimplify(repr(pot), rational=True)
     else:
         v = sp.sympify(pot)
-    if not isinstance(v, sp.Expr) or v.free_symbols:
-        raise GameError(f"pot={pot!r} is not a number; allowed: a real number > 0")
     if not v.is_number or v.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-        raise GameError(f"pot={pot!r} is not a finite number; allowed: a real number > 0")
+        raise GameError(f"pot={shown} is outside {rng}")
     if v.is_real is False or (v.is_real is None and abs(sp.N(sp.im(v), 30)) > 1e-25):
-        raise GameError(f"pot={pot!r} is not real; allowed: a real number > 0")
+        raise GameError(f"pot={shown} is not real; {rng} holds reals only")
     if v.is_real is None:
         v = sp.re(v)
     if psplit.sign(v) <= 0:
-        raise GameError(f"pot={pot} is outside the allowed range (0, inf)")
+        raise GameError(f"pot={shown} is outside {rng}")
     return v
 
 
@@ -379,8 +382,10 @@ def _back_substitute(ring, steps, gens, init: dict | None = None) -> dict:
 def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
     """No equation is linear in an unknown: solve the first one for an unknown with sympy and
     recurse on the rest.  With a symbolic pot, irrational branches (roots with radicals in
-    ``P``) are dropped and counted in ``DROPPED``: they are decided at exact values of ``P``
-    (``verify_samples`` in :mod:`solvers.symbolic.piecewise` re-enumerates every interval's sample)."""
+    ``P``) are dropped and recorded in ``DROPPED``: they are solved exactly at a fixed pot
+    (``enumerate_families`` with ``values``, where the radical is a number);
+    tests/test_enumeration_at_pot.py checks at a pot inside every piece of the axis that
+    they add no equilibrium to the whole-axis result."""
     f = clean[0]
     i = next(j for j in range(len(gens)) if f.degree(j) > 0)
     x = gens[i]

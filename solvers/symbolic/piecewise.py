@@ -112,6 +112,7 @@ def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: 
     return Solution(tuple(strat.items()), fam.free, rels, payoffs, tuple(keep))
 
 
+@lru_cache(maxsize=4096)
 def _nice(e: sp.Expr) -> sp.Expr:
     e = sp.cancel(sp.together(e))
     irrational = any(a.exp.is_Rational and a.exp.q != 1 for a in e.atoms(sp.Pow))
