@@ -12,6 +12,7 @@ kuhn3-third --pot 9`` (goal < 2 s), the same at P* = (5+sqrt(73))/2, and the who
 axis computed, then the piece holding the pot read: ``solutions_at_from_axis``).
 
     PYTHONPATH=. python benchmarks/bench_enumeration.py [--games skp,kuhn3-third] [--cli]
+        [--before DIR]   (DIR: e.g. `git archive 3fe6132 | tar -x -C DIR`)
 """
 from __future__ import annotations
 
@@ -70,10 +71,13 @@ CLI_RUNS = [
 ]
 
 
-def process(argv: list[str]) -> tuple[float, float]:
-    """Wall time (s) and max RSS (MB) of one whole child process."""
+def process(argv: list[str], path: str | None = None) -> tuple[float, float]:
+    """Wall time (s) and max RSS (MB) of one whole child process (``path``: import the
+    package from that source tree instead, e.g. an export of an older commit)."""
+    env = dict(os.environ, PYTHONPATH=path) if path else None
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, *argv], stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, *argv], stdout=subprocess.DEVNULL, env=env,
+                            cwd=path)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -82,13 +86,17 @@ def process(argv: list[str]) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
-def cli_table() -> bool:
+def cli_table(before: str | None = None) -> bool:
     ok = True
+    runs = list(CLI_RUNS)
+    if before:  # the same commands on an older source tree, for the record
+        runs += [(f"before: {label}", argv, None) for label, argv, _ in CLI_RUNS
+                 if argv[0] == "-m" and (argv[-1] in ("9", "kuhn3-third"))]  # old syntax
     print(f"\n{'command (whole process)':<26} {'wall s':>7} {'goal s':>7} {'vs old':>7} "
           f"{'max RSS MB':>10}")
     base = None
-    for label, argv, goal in CLI_RUNS:
-        wall, mb = process(argv)
+    for label, argv, goal in runs:
+        wall, mb = process(argv, before if label.startswith("before") else None)
         base = wall if base is None else base
         print(f"{label:<26} {wall:>7.2f} {goal if goal else '-':>7} {wall / base:>7.2f} "
               f"{mb:>10.0f}")
@@ -100,6 +108,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="skp,kuhn3-third")
     ap.add_argument("--cli", action="store_true", help="also time the command-line runs")
+    ap.add_argument("--before", default=None,
+                    help="source tree of an older commit (git archive) to time as well")
     args = ap.parse_args(argv)
     ok = True
     print(f"{'game':<12} {'pieces':>6} {'enum s':>8} {'goal s':>7} {'baseline s':>10} "
@@ -112,7 +122,7 @@ def main(argv=None) -> int:
               f"{r['baseline_s']:>10.2f} {ratio:>6.1f} {r['peak_mb']:>8.0f}")
         ok &= r["enumeration_s"] < goal_s and r["peak_mb"] < goal_mb
     if args.cli:
-        ok &= cli_table()
+        ok &= cli_table(args.before)
     print("goals met" if ok else "goals NOT met")
     return 0 if ok else 1
 
