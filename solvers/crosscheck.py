@@ -29,7 +29,8 @@ from games import Game
 from games.compiled import CompiledGame, compile_game
 from games.strategy import param_symbols, params_from_strategy
 
-from solvers.symbolic.enumeration import exact_pot, pot_symbol
+from solvers.symbolic.enumeration import pot_symbol
+from solvers.symbolic.pot_values import exact_pot
 from solvers.learning.fictitious_play import fictitious_play
 from solvers.symbolic.piecewise import Solution, solutions_at
 from solvers.symbolic.payoffs import symbolic_payoffs

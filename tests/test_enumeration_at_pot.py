@@ -16,7 +16,8 @@ import sympy as sp
 from games import GameError, get_game
 from pokerdyn.cli import main
 from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import exact_pot, pot_symbol
+from solvers.symbolic.enumeration import pot_symbol
+from solvers.symbolic.pot_values import exact_pot
 from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at, solutions_at_from_axis
 
 GAME = get_game("kuhn3-third")

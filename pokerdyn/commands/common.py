@@ -48,7 +48,7 @@ def parse_pot(text: str, game: Game | None = None):
     expressions are allowed (``19/2``, ``(5+sqrt(73))/2``); GameError with one line naming
     the value and the allowed range for anything else (not a number, NaN, infinite,
     complex, <= 0, or outside the game's domain of P)."""
-    from solvers.symbolic.enumeration import exact_pot
+    from solvers.symbolic.pot_values import exact_pot
 
     v = exact_pot(text)
     dom = game.domains.get("P") if game is not None else None

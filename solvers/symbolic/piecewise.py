@@ -21,9 +21,10 @@ import sympy as sp
 from games import Game, GameError
 
 from solvers.symbolic import float_filter, psplit
-from solvers.symbolic.enumeration import (Family, enumerate_families, exact_pot, families_at_point,
+from solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
                                           pot_symbol)
 from solvers.symbolic.payoffs import symbolic_payoffs
+from solvers.symbolic.pot_values import exact_pot
 
 
 @dataclass(frozen=True)
