@@ -88,6 +88,9 @@ def structure_error(kind, parent, edge, player, infoset, infoset_player, n_act, 
     return 0, -1, 0, 0.0
 
 
+SMALL_TREE = 5000
+
+
 @njit(cache=True)
 def recall_violation(kind, parent, edge, player, infoset, offsets, n_infosets, who):
     """First pair (node of the set seen first, offending node) violating perfect recall
@@ -120,9 +123,11 @@ def find_recall_violation(kind, parent, edge, player, infoset, n_actions):
     offsets = np.zeros(n_actions.shape[0] + 1, dtype=np.int64)
     offsets[1:] = np.cumsum(n_actions)
     found = []
+    # small trees: the plain Python loop is instant, while loading the compiled function
+    # from numba's cache costs about 0.5 s of every command's start-up
+    check = recall_violation.py_func if kind.shape[0] < SMALL_TREE else recall_violation
     for who in np.unique(player[player >= 0]):
-        a, b = recall_violation(kind, parent, edge, player, infoset, offsets,
-                                n_actions.shape[0], int(who))
+        a, b = check(kind, parent, edge, player, infoset, offsets, n_actions.shape[0], int(who))
         if a >= 0:
             found.append((int(b), int(a), int(who)))
     if not found:

@@ -23,6 +23,7 @@ from games import Game
 from games.compiled import CompiledGame, compile_game
 from games.strategy import params_from_strategy
 
+from solvers.symbolic.pot_values import exact_pot
 from solvers.learning.fictitious_play import fictitious_play
 from solvers.symbolic.piecewise import Solution, solutions_at
 from solvers.symbolic.nash_conv import exact_nash_conv  # noqa: F401  (public here too)
@@ -94,7 +95,7 @@ def crosscheck(game: Game, pots: Sequence[float], starts: int = 10, iterations: 
     seqs = np.random.SeedSequence(seed).spawn(len(pots) * starts)
     out = []
     for i, pot in enumerate(pots):
-        exact = sp.nsimplify(pot, rational=True)
+        exact = exact_pot(pot)  # exact: a float 2.5 is 5/2, an algebraic pot stays one
         sols = solutions_at(game, exact)
         fams = []
         for j, s in enumerate(sols):

@@ -152,11 +152,23 @@ def game_and_values(name: str, pot: str | None) -> tuple[Game, dict[str, float]]
         if "P" not in game.param_names:
             raise GameError(f"game {name!r} has no pot parameter P (parameters: "
                             f"{', '.join(game.param_names) or 'none'})")
-        dom = game.domains.get("P")
-        x = parse_float(pot, "pot", low=dom.low if dom else -math.inf,
-                        low_open=dom.low_open if dom else False)
-        values["P"] = x
+        values["P"] = float(parse_pot(pot, game))
     return game, values
+
+
+def parse_pot(text: str, game: Game | None = None):
+    """The exact pot (a sympy number) from ``--pot``: decimals are exact (2.5 = 5/2) and
+    expressions are allowed (``19/2``, ``(5+sqrt(73))/2``); GameError with one line naming
+    the value and the allowed range for anything else (not a number, NaN, infinite,
+    complex, <= 0, or outside the game's domain of P)."""
+    from solvers.symbolic.pot_values import exact_pot
+
+    v = exact_pot(text)
+    dom = game.domains.get("P") if game is not None else None
+    if dom is not None:
+        parse_float(str(float(v)), "pot", low=dom.low, high=dom.high, low_open=dom.low_open,
+                    high_open=dom.high_open)
+    return v
 
 
 def emit_json(obj: Any) -> None:

@@ -349,11 +349,24 @@ def _back_substitute(ring, steps, gens, init: dict | None = None) -> dict:
 def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
     """No equation is linear in an unknown: solve the first one for an unknown with sympy and
     recurse on the rest.  With a symbolic pot, irrational branches (roots with radicals in
-    ``P``) are dropped and counted in ``DROPPED``: they are decided at exact values of ``P``
-    (``verify_samples`` in :mod:`solvers.symbolic.piecewise` re-enumerates every interval's sample)."""
+    ``P``) are dropped and recorded in ``DROPPED``: they are solved exactly at a fixed pot
+    (``enumerate_families`` with ``values``, where the radical is a number);
+    tests/test_enumeration_at_pot.py checks at a pot inside every piece of the axis that
+    they add no equilibrium to the whole-axis result."""
     f = clean[0]
     i = next(j for j in range(len(gens)) if f.degree(j) > 0)
     x = gens[i]
+    if p is not None and f.degree(i) == 2:
+        # quadratic over QQ(P, ...): its roots are free of radicals iff the discriminant is
+        # a square; decide that by factoring instead of calling sp.solve (seconds per call)
+        a, b, c = sp.Poly(f.as_expr(), x).all_coeffs()
+        disc = sp.cancel(b * b - 4 * a * c)
+        num, den = sp.fraction(disc)  # a square in QQ(P, ...) iff num * den is a square
+        coeff, facs = sp.factor_list(sp.expand(num * den))
+        if not (coeff.is_Rational and coeff >= 0 and sp.sqrt(coeff).is_Rational
+                and all(m % 2 == 0 for _, m in facs)):
+            DROPPED.extend((-b + s * sp.sqrt(disc)) / (2 * a) for s in (-1, 1))
+            return
     for root in sp.solve(f.as_expr(), x):
         if p is not None and any(a.exp.is_Rational and a.exp.q != 1 for a in root.atoms(sp.Pow)):
             DROPPED.append(root)
@@ -429,7 +442,7 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                 if any(not e.free_symbols for e, _ in cons):
                     continue  # a numeric constraint fails
                 try:
-                    if not psplit.feasible(cons, free):
+                    if not float_filter.feasible(cons, free):
                         continue
                 except ValueError as exc:
                     raise GameError(f"family of case {case} has constraints that are not affine "
@@ -488,7 +501,7 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
             if any(not _always(e, s) for e, s in cons if not e.free_symbols):
                 continue
             cons = [(e, s) for e, s in cons if e.free_symbols]
-            if not witnessed and not psplit.feasible(cons, fam.free_symbols()):
+            if not witnessed and not float_filter.feasible(cons, fam.free_symbols()):
                 continue
         except ValueError:
             continue

@@ -58,13 +58,7 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
             polys.append((np.asarray(fn(fv), float), np.asarray(fd(fv), float)))
     except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
         return "unknown", None
-    roots: list[float] = []
-    for n, d in polys:
-        for c in (n, d):
-            c = np.trim_zeros(c, "f")
-            if len(c) > 1:
-                roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
-    roots.sort()
+    roots = _float_roots(polys)
     cands = roots + ([roots[0] - 1.0, roots[-1] + 1.0] if roots else [0.0])
     cands += [(a + b) / 2 for a, b in zip(roots, roots[1:]) if b - a > 1e-12]
     unsure = False
@@ -88,6 +82,30 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
             if _margin_at(polys, float(q)) > 1e-7:
                 return "witness", q
     return ("unknown", None) if unsure else ("infeasible", None)
+
+
+def _float_roots(polys) -> list[float]:
+    roots: list[float] = []
+    for n, d in polys:
+        for c in (n, d):
+            c = np.trim_zeros(c, "f")
+            if len(c) > 1:
+                roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
+    return sorted(roots)
+
+
+def rational_roots(cons: Sequence[psplit.Constraint], x: sp.Symbol, p: sp.Symbol,
+                   fv: float) -> list[sp.Rational]:
+    """Simple rationals near the real float roots of the constraints' numerators and
+    denominators in ``x`` at ``P = fv``: candidates for an exact witness of a feasible set
+    that is a single point (a free parameter pinned by its constraints), to be confirmed
+    with :func:`confirm`."""
+    try:
+        polys = [tuple(np.asarray(f(fv), float) for f in _float_polys(e, x, p)) for e, _ in cons]
+    except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
+        return []
+    out = {sp.Rational(r).limit_denominator(1000) for r in _float_roots(polys)}
+    return sorted(out)
 
 
 def _margin_at(polys, v: float) -> float:
@@ -127,3 +145,26 @@ def pot_only_fails(cons: Sequence[psplit.Constraint], p: sp.Symbol, fv: float) -
         if v < -1e-9:
             return True
     return False
+
+
+_NO_POT = sp.Dummy("P")
+
+
+def feasible(cons: Sequence[psplit.Constraint], free: Sequence[sp.Symbol]) -> bool:
+    """Exact feasibility of numeric constraints (no ``P``), as :func:`psplit.feasible`, with
+    one free parameter first tried cheaply: a clear float rejection, or a rational witness
+    (a float interior point, or a simple rational at a float root for a set that is one
+    point) confirmed exactly.  Spares the exact root isolation, which takes seconds when the
+    coefficients hold nested radicals (as at ``P*``)."""
+    if len(free) == 1:
+        st, q = status(cons, free, _NO_POT, 0.0)
+        if st == "infeasible":
+            return False
+        cands = ([q] if st == "witness" else []) + rational_roots(cons, free[0], _NO_POT, 0.0)
+        for r in cands:
+            try:
+                if confirm(cons, free[0], r, _NO_POT, sp.S.Zero):
+                    return True
+            except (ValueError, ZeroDivisionError, TypeError):  # 0/0 there: not a witness
+                continue
+    return psplit.feasible(cons, free)

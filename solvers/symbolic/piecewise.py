@@ -13,6 +13,7 @@ value is re-enumerated with ``P`` substituted exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import sympy as sp
@@ -20,8 +21,10 @@ import sympy as sp
 from games import Game, GameError
 
 from solvers.symbolic import float_filter, psplit
-from solvers.symbolic.enumeration import Family, enumerate_families, families_at_point, pot_symbol
+from solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
+                                          pot_symbol)
 from solvers.symbolic.payoffs import symbolic_payoffs
+from solvers.symbolic.pot_values import exact_pot
 from solvers.symbolic.reduce import reduce_families
 
 
@@ -76,7 +79,7 @@ def _feasible_on(fam: Family, p: sp.Symbol, sample: sp.Expr) -> bool:
     if float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, float(sample)):
         return False
     cons = [(sp.expand(e.xreplace({p: sample})), s) for e, s in fam.constraints]
-    return psplit.feasible(cons, fam.free_symbols())
+    return float_filter.feasible(cons, fam.free_symbols())
 
 
 def _relevant(fam: Family, p: sp.Symbol, r: sp.Expr) -> bool:
@@ -131,6 +134,7 @@ def _intervals(rels: Sequence[sp.Basic], xs: Sequence[sp.Symbol]) -> tuple:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
 def _nice(e: sp.Expr) -> sp.Expr:
     e = sp.cancel(sp.together(e))
     irrational = any(a.exp.is_Rational and a.exp.q != 1 for a in e.atoms(sp.Pow))
@@ -308,15 +312,22 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
 def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr, game: Game | None) -> set:
     """Keys of interval solutions evaluated at the endpoint ``v`` (reduced there when
     ``game`` is given)."""
-    fams = []
-    for s in sols:
-        fam = Family(s.strategy, s.free, s.raw, "")
-        cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
-        if psplit.feasible(cons, fam.free_symbols()):
-            fams.append(fam)
-    if game is not None:
-        fams = reduce_families(game, fams, at=v, p=p)
-    return {_key(_display(fam, (), p, None, at=v)) for fam in fams}
+    # _merge asks for the same run at the same end point more than once
+    key = (id(game), tuple(sols), p, v)
+    if key not in _AT:
+        fams = []
+        for s in sols:
+            fam = Family(s.strategy, s.free, s.raw, "")
+            cons = [(sp.expand(e.xreplace({p: v})), st) for e, st in s.raw]
+            if float_filter.feasible(cons, fam.free_symbols()):
+                fams.append(fam)
+        if game is not None:
+            fams = reduce_families(game, fams, at=v, p=p)
+        _AT[key] = frozenset(_key(_display(fam, (), p, None, at=v)) for fam in fams)
+    return _AT[key]
+
+
+_AT: dict = {}
 
 
 def _merge(out: list, p: sp.Symbol, game: Game | None) -> list[Piece]:
@@ -355,10 +366,31 @@ def _merge(out: list, p: sp.Symbol, game: Game | None) -> list[Piece]:
     return pieces
 
 
+def families_at_pot(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None) -> list[Family]:
+    """The raw equilibrium families of ``game`` at one exact pot: the case enumeration run
+    with ``P`` substituted (no P axis is computed).  ``pot`` is exact (a float is read as
+    the rational it prints as, 2.5 -> 5/2); GameError when it is not a positive real."""
+    v = exact_pot(pot)
+    if pot_symbol(game) is None:
+        raise GameError(f"game {game.name!r} has no pot parameter P")
+    return enumerate_families(game, {"P": v}, fixed)
+
+
 def solutions_at(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None) -> list[Solution]:
-    """The families at one exact pot value (from the piecewise result)."""
+    """The families at one exact pot value, in display form (enumerated at that pot only;
+    equal as a set of equilibria to the piece of :func:`equilibrium_pieces` holding it)."""
+    p, v = pot_symbol(game), exact_pot(pot)
+    fams = reduce_families(game, families_at_pot(game, v, fixed), at=v, p=p)
+    pays = symbolic_payoffs(game)
+    return [_display(f, pays, p, None, at=v) for f in fams]
+
+
+def solutions_at_from_axis(game: Game, pot: Any, fixed: Mapping[str, Any] | None = None
+                           ) -> list[Solution]:
+    """The families at one exact pot read from the whole-axis result (the former path of
+    :func:`solutions_at`; kept as the reference that tests and benchmarks compare with)."""
     p = pot_symbol(game)
-    v = sp.nsimplify(pot, rational=True) if isinstance(pot, float) else sp.sympify(pot)
+    v = exact_pot(pot)
     for pc in equilibrium_pieces(game, fixed):
         if pc.p_set.contains(v) is sp.true:
             if isinstance(pc.p_set, sp.FiniteSet):

@@ -16,37 +16,9 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from solvers.symbolic.algebraic import sign  # noqa: F401  (exact sign, used by callers as psplit.sign)
+
 Constraint = tuple[sp.Expr, bool]
-
-
-def sign(expr: sp.Expr) -> int:
-    """Exact sign (-1, 0, 1) of a real number given as a sympy expression (rationals and
-    algebraic numbers such as ``5/2 + sqrt(73)/2``)."""
-    e = sp.sympify(expr)
-    if e.is_Rational:
-        return (e.p > 0) - (e.p < 0)
-    return _sign_irrational(e)
-
-
-@lru_cache(maxsize=65536)
-def _sign_irrational(e: sp.Expr) -> int:
-    """Sign of a non-rational number: 30-digit evaluation when clearly away from zero (an
-    error bound far below the margin), exact simplification otherwise."""
-    try:
-        v = sp.N(e, 30)
-        if v.is_real and v.is_Number and abs(v) > sp.Float(10) ** -20:
-            return 1 if v > 0 else -1
-    except (TypeError, ValueError):
-        pass
-    e = sp.radsimp(sp.expand(e))
-    if e.is_Rational:
-        return int(sp.sign(e))
-    v = sp.N(e, 60)
-    if not v.is_real:
-        raise ValueError(f"{e} is not a real number")
-    if abs(v) > sp.Float(10) ** -45:
-        return 1 if v > 0 else -1
-    return 0 if e.equals(0) else (1 if sp.N(e, 200) > 0 else -1)
 
 
 def _polys(expr: sp.Expr, p: sp.Symbol) -> list[sp.Poly]:
@@ -74,12 +46,18 @@ def _poly_roots(expr: sp.Expr, p: sp.Symbol) -> tuple[sp.Expr, ...]:
 def positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr = sp.S.Zero) -> list[sp.Expr]:
     """Exact real roots ``> low`` of the numerator and denominator of ``expr`` in ``p``
     (``expr`` must depend on ``p`` only)."""
+    return list(_positive_roots(expr, p, low))
+
+
+@lru_cache(maxsize=None)
+def _positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr) -> tuple[sp.Expr, ...]:
+    # the same bound differences and pivots recur across families and pieces
     out = []
     for poly in _polys(expr, p):
         for r in _poly_roots(poly.as_expr(), p):
             if sign(r - low) > 0:
                 out.append(r)
-    return out
+    return tuple(out)
 
 
 def merge_points(points: Iterable[sp.Expr]) -> list[sp.Expr]:
@@ -212,6 +190,16 @@ def _real_roots(expr: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
     try:
         return list(_poly_roots(expr, x))
     except NotImplementedError:  # algebraic coefficients: roots in radicals
+        coeffs = sp.Poly(expr, x).all_coeffs()
+        if len(coeffs) == 2:  # linear: one exact quotient
+            return [sp.radsimp(-coeffs[1] / coeffs[0])]
+        if len(coeffs) == 3:  # quadratic formula; the discriminant's sign is exact
+            a, b, c = coeffs
+            d = sp.expand(b * b - 4 * a * c)
+            sd = sign(d)
+            if sd < 0:
+                return []
+            return [(-b + s * sp.sqrt(d)) / (2 * a) for s in ((0,) if sd == 0 else (-1, 1))]
         out = []
         for r in sp.roots(sp.Poly(expr, x)):
             if r.is_real or abs(sp.N(sp.im(r), 50)) < sp.Float(10) ** -40:

@@ -7,7 +7,8 @@ GAME --pot P`; JSON indices are 0-based list positions.  A run farther than --to
 family, or a nonzero exact NashConv, is a failure: exit code 1."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import SEED_MAX, emit_json, parse_float, parse_int, parse_list
+from pokerdyn.commands.common import (SEED_MAX, emit_json, game_and_values, parse_float, parse_int,
+                                      parse_pot)
 
 
 def add_arguments(p) -> None:
@@ -21,16 +22,19 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from games import GameError
     from solvers.crosscheck import crosscheck
 
-    from pokerdyn.commands.exact.equilibria import families
 
     starts = parse_int(args.starts, "starts", low=1, high=10_000)
     iters = parse_int(args.iterations, "iterations", low=1, high=10_000_000)
     seed = parse_int(args.seed, "seed", low=0, high=SEED_MAX)
     tol = parse_float(args.tol, "tol", low=0, low_open=True)
-    pots = parse_list(args.pots, "pots", low=0, low_open=True)
-    game, _ = families(args.game, str(pots[0]))  # validates the game and the first pot
+    texts = [t.strip() for t in args.pots.split(",") if t.strip()]
+    if not texts:
+        raise GameError(f"--pots={args.pots!r} names no pot size")
+    game, _ = game_and_values(args.game, texts[0])  # validates the game and the first pot
+    pots = [parse_pot(t, game) for t in texts]  # exact: 2.5 is 5/2, (5+sqrt(73))/2 allowed
     result = crosscheck(game, pots, starts=starts, iterations=iters, seed=seed)
     failures = sum(r.distance > tol for pc in result for r in pc.runs)
     failures += sum(f["nash_conv_exact"] != 0 for pc in result for f in pc.families)

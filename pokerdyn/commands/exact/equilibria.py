@@ -20,7 +20,7 @@ def families(game_name: str, pot: str | None) -> tuple:
     from solvers.symbolic.enumeration import MAX_PARAMETERS
     from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
 
-    from pokerdyn.commands.common import game_and_values
+    from pokerdyn.commands.common import game_and_values, parse_pot
 
     game, values = game_and_values(game_name, pot)
     n = len(game.named)
@@ -31,7 +31,7 @@ def families(game_name: str, pot: str | None) -> tuple:
                         f"({n} > {MAX_PARAMETERS})")
     if pot is None:
         return game, [(pc.p_set, s) for pc in equilibrium_pieces(game) for s in pc.solutions]
-    v = sp.nsimplify(pot.strip(), rational=True)
+    v = parse_pot(pot, game)
     return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v)]
 
 

@@ -34,7 +34,13 @@ def run(args) -> int:
         if "P" not in game.param_names:
             raise GameError(f"game {game.name!r} has no pot parameter P (parameters: "
                             f"{', '.join(game.param_names) or 'none'})")
-        values["P"] = args.pot
+        from .common import parse_pot
+
+        v = parse_pot(args.pot, game)
+        if not v.is_Rational:
+            raise GameError(f"pot={args.pot} is not rational; the .efg format holds rational "
+                            "payoffs (allowed: a rational in (0, inf), e.g. 9 or 15/2)")
+        values["P"] = v
     elif "P" in game.param_names and "P" not in game.defaults:
         raise GameError(f"game {game.name!r} has a symbolic pot P: give it with --pot "
                         "(e.g. --pot 9 or --pot 15/2)")

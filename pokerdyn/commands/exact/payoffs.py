@@ -2,7 +2,7 @@
 unless --pot is given)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import emit_json, game_and_values
+from pokerdyn.commands.common import emit_json, game_and_values, parse_pot
 
 
 def add_arguments(p) -> None:
@@ -18,7 +18,7 @@ def run(args) -> int:
 
     game, values = game_and_values(args.game, args.pot)
     if "P" in values:
-        values["P"] = sp.nsimplify(args.pot, rational=True)
+        values["P"] = parse_pot(args.pot, game)
     exprs = symbolic_payoffs(game, values)
     if args.json:
         emit_json({"game": game.name, "parameters": list(game.named_names),
