@@ -18,7 +18,7 @@ import sympy as sp
 
 from games.compiled import CompiledGame
 from games.exact_values import exact_value, exact_values
-from games.tree import CHANCE, DECISION, Game, GameError
+from games.tree import CHANCE, DECISION, Game, GameBuilder, GameError
 
 
 def _q(text: str) -> str:
@@ -135,6 +135,19 @@ def _tokens(text: str) -> list[tuple[str, str]]:
 
 
 def read_efg(text: str) -> EfgTree:
+    """The terminals and information sets of a .efg file's text (see :func:`_parse`)."""
+    return _parse(text)[0]
+
+
+def game_from_efg(text: str, name: str = "efg") -> Game:
+    """The :class:`Game` of a .efg file's text: the same tree, chance probabilities and
+    payoffs (exact rationals); information sets keep their names where these are pokerdyn
+    labels (``P<player>:...``), else become ``P<player>:<name>|`` (the set's number where it
+    has no name).  GameError names what is malformed."""
+    return _parse(text, name)[1].build(description=f"read from .efg ({name})")
+
+
+def _parse(text: str, name: str = "efg") -> tuple[EfgTree, GameBuilder]:
     """Parse the .efg subset that :func:`to_efg` / :func:`to_efg_exact` write (and Gambit
     writes for such trees): an ``EFG 2 R`` header, chance nodes with labelled outcomes and
     probabilities, personal nodes with information-set numbers and action labels (the action
@@ -163,7 +176,7 @@ def read_efg(text: str) -> EfgTree:
         pos += 1
         return items
 
-    if take() != "EFG" or take() != "2" or take() != "R":
+    if not toks or take() != "EFG" or take() != "2" or take() != "R":
         raise GameError("efg: the file does not start with 'EFG 2 R'")
     title = take("str")
     players = tuple(braced(lambda: take("str")))
@@ -187,12 +200,17 @@ def read_efg(text: str) -> EfgTree:
             raise GameError(f"efg: outcome {no} used before its payoffs are given")
         return outcomes.get(no, ())
 
-    def node(path: tuple, chance: sp.Rational, moves: tuple) -> None:
+    builder = GameBuilder(name, len(players))
+
+    def node(path: tuple, chance: sp.Rational, moves: tuple, parent: int | None = None,
+             prob: sp.Rational | None = None) -> None:
+        via = path[-1] if path else None
         kind = take("sym")
         take("str")  # node name
         if kind == "t":
             pays = outcome()
             terminals.append(EfgTerminal(path, chance, moves, pays))
+            builder.terminal(pays or (sp.Integer(0),) * len(players), parent, via, prob)
             return
         if kind == "c":
             no = int(take("sym"))
@@ -203,8 +221,9 @@ def read_efg(text: str) -> EfgTree:
                                                      else number()))] * 2)]
             if outcome():
                 raise GameError("efg: payoffs at non-terminal nodes are not supported")
+            here = builder.chance(parent, via, prob)
             for lbl, p in chance_sets[no]:
-                node(path + (lbl,), chance * p, moves)
+                node(path + (lbl,), chance * p, moves, here, p)
             return
         if kind != "p":
             raise GameError(f"efg: unknown node type {kind!r}")
@@ -214,12 +233,26 @@ def read_efg(text: str) -> EfgTree:
             infosets[(player, no)] = (name, tuple(braced(lambda: take("str"))))
         if outcome():
             raise GameError("efg: payoffs at non-terminal nodes are not supported")
-        name, acts = infosets[(player, no)]
+        if (player, no) not in infosets:
+            raise GameError(f"efg: information set {no} of player {player} has no actions")
+        iname, acts = infosets[(player, no)]
+        if not 1 <= player <= len(players):
+            raise GameError(f"efg: player {player} at information set {iname!r} is outside "
+                            f"1..{len(players)}")
+        label = iname if iname.startswith(f"P{player}:") else f"P{player}:{iname or no}|"
+        here = builder.decision(player - 1, label, acts, parent, via, prob)
         for a in acts:
-            node(path + (a,), chance, moves + ((player, name, a),))
+            node(path + (a,), chance, moves + ((player, iname, a),), here)
 
-    node((), sp.Integer(1), ())
-    return EfgTree(title, players, tuple(terminals), infosets)
+    try:
+        node((), sp.Integer(1), ())
+    except (IndexError, KeyError, ValueError, TypeError) as exc:
+        if isinstance(exc, GameError):
+            raise
+        raise GameError(f"efg: malformed file near token {pos} ({exc!r})") from None
+    if pos != len(toks):
+        raise GameError(f"efg: unexpected text after the tree at token {pos}: {toks[pos][1]!r}")
+    return EfgTree(title, players, tuple(terminals), infosets), builder
 
 
-__all__ = ["EfgTerminal", "EfgTree", "read_efg", "to_efg", "to_efg_exact"]
+__all__ = ["EfgTerminal", "EfgTree", "game_from_efg", "read_efg", "to_efg", "to_efg_exact"]

@@ -144,9 +144,27 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
+def load_game(name: str) -> Game:
+    """A registered game by name, or the game of a Gambit file when ``name`` ends in
+    ``.efg`` (a missing file, or one that is not a game, is one line naming it)."""
+    if not name.lower().endswith(".efg"):
+        return get_game(name)
+    from games.io.efg import game_from_efg
+
+    try:
+        text = Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise GameError(f"{name!r} is not a text .efg file") from None
+    try:
+        return game_from_efg(text, Path(name).stem)
+    except GameError as exc:
+        raise GameError(f"{name!r}: {exc}") from None
+
+
 def game_and_values(name: str, pot: str | None) -> tuple[Game, dict[str, float]]:
-    """The registered game and its parameter values (``--pot`` sets ``P``)."""
-    game = get_game(name)
+    """The game (registered, or a .efg file) and its parameter values (``--pot`` sets
+    ``P``)."""
+    game = load_game(name)
     values: dict[str, float] = {}
     if pot is not None:
         if "P" not in game.param_names:
@@ -220,4 +238,6 @@ def game_with_options(args) -> tuple[Game, dict[str, float]]:
 
     opts = game_options(args)
     game, values = game_and_values(args.game, getattr(args, "pot", None))
+    if opts and args.game.lower().endswith(".efg"):
+        raise GameError(f"game options ({', '.join(opts)}) do not apply to the file {args.game!r}")
     return (make_game(args.game, **opts) if opts else game), values

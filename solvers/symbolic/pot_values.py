@@ -10,6 +10,9 @@ from games import GameError
 from solvers.symbolic import algebraic
 
 
+_CHARS = set("0123456789.eE+-*/() ")
+
+
 def exact_pot(pot: Any) -> sp.Expr:
     """An exact positive real pot from a number or a string (``"19/2"``, ``"2.5"`` = 5/2,
     ``"(5+sqrt(73))/2"``); GameError naming the value and the allowed range otherwise (not
@@ -17,6 +20,12 @@ def exact_pot(pot: Any) -> sp.Expr:
     rng = "the allowed range (0, inf)"
     shown = pot.strip() if isinstance(pot, str) else pot
     if isinstance(pot, str):
+        # numbers, + - * / ** ( ) and sqrt only: sympify evaluates what it is given, and
+        # reads forms such as 0x10 that are no pot anyone means
+        if not set(shown.replace("sqrt", "")) <= _CHARS and \
+                shown.lower().lstrip("+-") not in ("nan", "inf", "infinity"):
+            raise GameError(f"pot={shown!r} is not a number; {rng} holds reals and exact "
+                            "expressions such as 19/2 or (5+sqrt(73))/2")
         try:
             v = sp.sympify(shown, rational=True, locals={"sqrt": sp.sqrt})
         except (sp.SympifyError, SyntaxError, TypeError, ValueError, AttributeError):

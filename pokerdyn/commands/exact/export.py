@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from games import GameError
 
-from pokerdyn.commands.common import (add_game_option_arguments, atomic_write_text, check_output_file,
-                     game_options)
+from pokerdyn.commands.common import (add_game_option_arguments, atomic_write_text,
+                                      check_output_file, game_with_options, parse_pot)
 
 FORMATS = ("efg",)
 
@@ -22,20 +22,16 @@ def run(args) -> int:
     import sys
 
     from games.io.efg import to_efg_exact
-    from games.catalog.registry import make_game
-
     if args.format not in FORMATS:
         raise GameError(f"format={args.format!r} is not one of {', '.join(FORMATS)}")
     if args.file != "-":
         check_output_file(args.file, "file")
-    game = make_game(args.game, **game_options(args))
+    game = game_with_options(args)[0]
     values = {}
     if args.pot is not None:
         if "P" not in game.param_names:
             raise GameError(f"game {game.name!r} has no pot parameter P (parameters: "
                             f"{', '.join(game.param_names) or 'none'})")
-        from .common import parse_pot
-
         v = parse_pot(args.pot, game)
         if not v.is_Rational:
             raise GameError(f"pot={args.pot} is not rational; the .efg format holds rational "
