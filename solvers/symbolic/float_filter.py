@@ -11,7 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 
-from solvers.symbolic import psplit
+from solvers.symbolic import psplit, quadratic_field
 
 TOL = 1e-7
 
@@ -24,10 +24,9 @@ def _float_polys(e: sp.Expr, x: sp.Symbol, p: sp.Symbol):
     float function of ``p`` (cached per constraint)."""
     key = (e, x, p)
     if key not in _POLYS:
-        num, den = sp.fraction(sp.together(e))
         fs = []
-        for part in (num, den):
-            coeffs = sp.Poly(sp.expand(part), x).all_coeffs()
+        for part in quadratic_field.expanded_fraction(e, [x, p]):
+            coeffs = sp.Poly(part, x).all_coeffs()
             fs.append(sp.lambdify(p, coeffs, "math"))
         _POLYS[key] = fs
     return _POLYS[key]
