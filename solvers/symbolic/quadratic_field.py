@@ -39,6 +39,12 @@ def _field(k: sp.Rational) -> tuple:
     return field, field.from_sympy(sp.sqrt(k))
 
 
+@lru_cache(maxsize=None)
+def _rational_field(gens: tuple):
+    """``QQ(gens)``, built once per tuple of symbols (building it costs milliseconds)."""
+    return sp.field(list(gens), sp.QQ)[0]
+
+
 def _lift(expr: sp.Expr, k: sp.Rational) -> sp.Expr:
     """``expr`` with ``sqrt(k)**(2m+1)`` written ``k**m t`` (a polynomial expression in t)."""
     rads = {a for a in expr.atoms(sp.Pow) if a.base == k and a.exp.is_Rational and a.exp.q == 2}
@@ -49,7 +55,7 @@ def _fraction(expr: sp.Expr, x: sp.Symbol, k: sp.Rational) -> tuple:
     """Numerator and denominator of ``expr`` as polynomials in ``x`` and ``t = sqrt k``
     (rational-function arithmetic in ``QQ(x, t)``, much faster than ``together`` and
     ``expand`` on expressions)."""
-    field, _, _ = sp.field([x, _T], sp.QQ)
+    field = _rational_field((x, _T))
     f = field.from_expr(_lift(expr, k))
     return f.numer, f.denom
 
@@ -61,7 +67,7 @@ def expanded_fraction(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[sp.Expr
     expr = sp.sympify(expr)
     k = radicand([expr])
     try:
-        field, *_ = sp.field(list(gens) + [_T], sp.QQ)
+        field = _rational_field(tuple(gens) + (_T,))
         f = field.from_expr(_lift(expr, k) if k is not None else expr)
         back = {_T: sp.sqrt(k)} if k is not None else {}
         return f.numer.as_expr().xreplace(back), f.denom.as_expr().xreplace(back)
@@ -75,7 +81,7 @@ def vanishes(expr: sp.Expr) -> bool:
     arithmetic in its symbols); False when it is not or when it has another shape."""
     gens = sorted(expr.free_symbols, key=lambda s: s.name)
     try:
-        field, *_ = sp.field(gens, sp.QQ) if gens else (None,)
+        field = _rational_field(tuple(gens)) if gens else None
         return field is not None and not field.from_expr(expr)
     except (ValueError, sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
         return False
