@@ -22,14 +22,32 @@ _NONE = sp.Symbol("_no_free_parameter")
 def _float_polys(e: sp.Expr, x: sp.Symbol, p: sp.Symbol):
     """Numerator and denominator of ``e`` as coefficient lists in ``x``, each coefficient a
     float function of ``p`` (cached per constraint)."""
+    if x not in e.free_symbols:  # one cache entry per constraint without x, whatever x is
+        x = _NONE
     key = (e, x, p)
     if key not in _POLYS:
-        fs = []
-        for part in quadratic_field.expanded_fraction(e, [x, p]):
-            coeffs = sp.Poly(part, x).all_coeffs()
-            fs.append(sp.lambdify(p, coeffs, "math"))
+        parts = quadratic_field.fraction_terms(e, [x, p])
+        if parts is not None:
+            fs = [_horner(t) for t in parts]
+        else:  # not rational in x and P: evaluate as written
+            num, den = sp.fraction(sp.together(e))
+            fs = [sp.lambdify(p, sp.Poly(sp.expand(part), x).all_coeffs(), "math")
+                  for part in (num, den)]
         _POLYS[key] = fs
     return _POLYS[key]
+
+
+def _horner(terms: dict):
+    """``fv -> [coefficients of x at P = fv]`` for a polynomial in ``(x, P)`` given as
+    ``{(i, j): coefficient of x^i P^j}``, from a float matrix (``lambdify`` cost about a
+    millisecond per constraint to build)."""
+    dx = max((i for i, _ in terms), default=0)
+    dp = max((j for _, j in terms), default=0)
+    mat = np.zeros((dx + 1, dp + 1))
+    for (i, j), c in terms.items():
+        mat[dx - i, j] = float(c)
+    # Python floats, so that a zero denominator raises ZeroDivisionError as before
+    return lambda fv: [float(v) for v in mat @ (float(fv) ** np.arange(dp + 1))]
 
 
 def clearly_infeasible(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol],
@@ -57,6 +75,10 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
             polys.append((np.asarray(fn(fv), float), np.asarray(fd(fv), float)))
     except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
         return "unknown", None
+    for n, d in polys:  # a constraint constant in x that fails rejects every candidate
+        if len(n) <= 1 and len(d) <= 1 and len(d) and abs(d[-1]) >= 1e-12 and len(n) \
+                and n[-1] / d[-1] < -TOL:
+            return "infeasible", None
     roots = _float_roots(polys)
     cands = roots + ([roots[0] - 1.0, roots[-1] + 1.0] if roots else [0.0])
     cands += [(a + b) / 2 for a, b in zip(roots, roots[1:]) if b - a > 1e-12]

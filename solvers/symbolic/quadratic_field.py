@@ -60,20 +60,36 @@ def _fraction(expr: sp.Expr, x: sp.Symbol, k: sp.Rational) -> tuple:
     return f.numer, f.denom
 
 
-def expanded_fraction(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[sp.Expr, sp.Expr]:
-    """Expanded numerator and denominator of ``expr``, rational in ``gens`` with rational
-    coefficients or coefficients in one ``QQ(sqrt k)``; by rational-function arithmetic
-    where it applies (fast), else by ``together`` and ``expand``."""
+def fraction_terms(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[dict, dict] | None:
+    """Numerator and denominator of ``expr`` (rational in ``gens``, coefficients rational or
+    in one ``QQ(sqrt k)``) as dicts ``exponents of gens -> sympy coefficient``, computed by
+    rational-function arithmetic; None when ``expr`` has another shape."""
     expr = sp.sympify(expr)
     k = radicand([expr])
     try:
         field = _rational_field(tuple(gens) + (_T,))
         f = field.from_expr(_lift(expr, k) if k is not None else expr)
-        back = {_T: sp.sqrt(k)} if k is not None else {}
-        return f.numer.as_expr().xreplace(back), f.denom.as_expr().xreplace(back)
     except (ValueError, sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
+        return None
+    root = sp.sqrt(k) if k is not None else sp.S.One
+    out = []
+    for poly in (f.numer, f.denom):
+        terms: dict = {}
+        for m, c in poly.terms():
+            terms[m[:-1]] = terms.get(m[:-1], sp.S.Zero) + sp.QQ.to_sympy(c) * root ** m[-1]
+        out.append(terms)
+    return out[0], out[1]
+
+
+def expanded_fraction(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[sp.Expr, sp.Expr]:
+    """Expanded numerator and denominator of ``expr``: by :func:`fraction_terms` where it
+    applies (fast), else by ``together`` and ``expand``."""
+    parts = fraction_terms(expr, gens)
+    if parts is None:
         num, den = sp.fraction(sp.together(expr))
         return sp.expand(num), sp.expand(den)
+    return tuple(sp.Add(*[c * sp.Mul(*[g ** e for g, e in zip(gens, m)]) for m, c in t.items()])
+                 for t in parts)
 
 
 def vanishes(expr: sp.Expr) -> bool:
