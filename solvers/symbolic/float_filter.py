@@ -144,6 +144,16 @@ def confirm(cons: Sequence[psplit.Constraint], x: sp.Symbol, q: sp.Rational, p: 
     """Exact check that the rational ``x = q`` satisfies every constraint at ``P = value``
     (the constraints become rational functions of ``P`` alone, evaluated exactly)."""
     for e, strict in cons:
+        if value.is_Rational:
+            # rational point: direct exact evaluation (a vanishing denominator gives zoo or
+            # nan, as the factor of together's denominator that vanishes)
+            v = e.xreplace({x: q, p: value})
+            if v.is_Rational:
+                if v < 0 or (v == 0 and strict):
+                    return False
+                continue
+            if v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                return False
         num, den = sp.fraction(sp.together(e.xreplace({x: q})))
         d = psplit.sign(sp.expand(den).xreplace({p: value}))
         s = psplit.sign(sp.expand(num).xreplace({p: value})) * d
