@@ -22,19 +22,21 @@ _NONE = sp.Symbol("_no_free_parameter")
 def _float_polys(e: sp.Expr, x: sp.Symbol, p: sp.Symbol):
     """Numerator and denominator of ``e`` as coefficient lists in ``x``, each coefficient a
     float function of ``p`` (cached per constraint)."""
-    if x not in e.free_symbols:  # one cache entry per constraint without x, whatever x is
-        x = _NONE
     key = (e, x, p)
-    if key not in _POLYS:
-        parts = quadratic_field.fraction_terms(e, [x, p])
-        if parts is not None:
-            fs = [_horner(t) for t in parts]
-        else:  # not rational in x and P: evaluate as written
-            num, den = sp.fraction(sp.together(e))
-            fs = [sp.lambdify(p, sp.Poly(sp.expand(part), x).all_coeffs(), "math")
-                  for part in (num, den)]
-        _POLYS[key] = fs
-    return _POLYS[key]
+    if key in _POLYS:
+        return _POLYS[key]
+    if x is not _NONE and x not in e.free_symbols:  # share the entry of a constraint without x
+        _POLYS[key] = _float_polys(e, _NONE, p)
+        return _POLYS[key]
+    parts = quadratic_field.fraction_terms(e, [x, p])
+    if parts is not None:
+        fs = [_horner(t) for t in parts]
+    else:  # not rational in x and P: evaluate as written
+        num, den = sp.fraction(sp.together(e))
+        fs = [sp.lambdify(p, sp.Poly(sp.expand(part), x).all_coeffs(), "math")
+              for part in (num, den)]
+    _POLYS[key] = fs
+    return fs
 
 
 def _horner(terms: dict):
@@ -46,8 +48,8 @@ def _horner(terms: dict):
     mat = np.zeros((dx + 1, dp + 1))
     for (i, j), c in terms.items():
         mat[dx - i, j] = float(c)
-    # Python floats, so that a zero denominator raises ZeroDivisionError as before
-    return lambda fv: [float(v) for v in mat @ (float(fv) ** np.arange(dp + 1))]
+    powers = np.arange(dp + 1)
+    return lambda fv: mat @ (float(fv) ** powers)
 
 
 def clearly_infeasible(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol],
@@ -82,23 +84,22 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
     roots = _float_roots(polys)
     cands = roots + ([roots[0] - 1.0, roots[-1] + 1.0] if roots else [0.0])
     cands += [(a + b) / 2 for a, b in zip(roots, roots[1:]) if b - a > 1e-12]
+    # every constraint at every candidate at once (one polyval per polynomial, not per pair)
+    vs = np.asarray(cands, float)
+    with np.errstate(all="ignore"):
+        dvs = np.array([np.polyval(d, vs) for _, d in polys]).T
+        nvs = np.array([np.polyval(n, vs) for n, _ in polys]).T
+        pole = np.abs(dvs) < 1e-12  # a pole: not decided here
+        vals = np.where(pole, 0.0, nvs / np.where(pole, 1.0, dvs))
+    fails = (~pole & (vals < -TOL)).any(axis=1)
+    # a candidate's margin: its least value (NaN ignored); none where it meets a pole
+    margins = np.where(np.isnan(vals), np.inf, vals).min(axis=1)
     unsure = False
-    for v in cands:
-        ok, margin = True, np.inf
-        for n, d in polys:
-            dv = np.polyval(d, v)
-            if abs(dv) < 1e-12:  # a pole: not decided here
-                margin = 0.0
-                continue
-            val = np.polyval(n, v) / dv
-            if val < -TOL:
-                ok = False
-                break
-            margin = min(margin, val)
-        if not ok:
+    for k, v in enumerate(cands):
+        if fails[k]:
             continue
         unsure = True
-        if margin > 1e-6 and xs:
+        if not pole[k].any() and margins[k] > 1e-6 and xs:
             q = sp.Rational(v).limit_denominator(10 ** 6)
             if _margin_at(polys, float(q)) > 1e-7:
                 return "witness", q
@@ -110,7 +111,9 @@ def _float_roots(polys) -> list[float]:
     for n, d in polys:
         for c in (n, d):
             c = np.trim_zeros(c, "f")
-            if len(c) > 1:
+            if len(c) == 2:  # linear: what np.roots returns, without an eigenvalue solve
+                roots.append(-c[1] / c[0])
+            elif len(c) > 2:
                 roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
     return sorted(roots)
 
@@ -170,7 +173,7 @@ def pot_only_fails(cons: Sequence[psplit.Constraint], p: sp.Symbol, fv: float) -
             continue
         try:
             fn, fd = _float_polys(e, _NONE, p)
-            v = fn(fv)[-1] / fd(fv)[-1]
+            v = float(fn(fv)[-1]) / float(fd(fv)[-1])  # ZeroDivisionError at a pole
         except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError):
             continue
         if v < -1e-9:
