@@ -81,24 +81,14 @@ def fraction_terms(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[dict, dict
     return out[0], out[1]
 
 
-def expanded_fraction(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[sp.Expr, sp.Expr]:
-    """Expanded numerator and denominator of ``expr``: by :func:`fraction_terms` where it
-    applies (fast), else by ``together`` and ``expand``."""
-    parts = fraction_terms(expr, gens)
-    if parts is None:
-        num, den = sp.fraction(sp.together(expr))
-        return sp.expand(num), sp.expand(den)
-    return tuple(sp.Add(*[c * sp.Mul(*[g ** e for g, e in zip(gens, m)]) for m, c in t.items()])
-                 for t in parts)
-
-
 def vanishes(expr: sp.Expr) -> bool:
     """True if the rational expression ``expr`` is identically 0 (exact, by rational-function
     arithmetic in its symbols); False when it is not or when it has another shape."""
     gens = sorted(expr.free_symbols, key=lambda s: s.name)
     try:
-        field = _rational_field(tuple(gens)) if gens else None
-        return field is not None and not field.from_expr(expr)
+        if not gens:
+            return expr == 0
+        return not _rational_field(tuple(gens)).from_expr(expr)
     except (ValueError, sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
         return False
 
