@@ -1,9 +1,9 @@
-"""Exact decisions over QQ(sqrt k) (solvers/symbolic/quadratic_field.py): the arithmetic that
+"""Exact decisions over QQ(sqrt k) (solvers/symbolic/algebraic.py): the arithmetic that
 decides the families at Billingham's critical pot P* = (5 + sqrt 73)/2 (Billingham sec. 2,
 eq. (4): the positive root of 12 + 5P - P^2)."""
 import sympy as sp
 
-from solvers.symbolic import psplit, quadratic_field as qf
+from solvers.symbolic import algebraic as qf, psplit
 
 PSTAR = (5 + sp.sqrt(73)) / 2
 X = sp.Symbol("o_K", real=True)

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 
-from solvers.symbolic import psplit, quadratic_field
+from solvers.symbolic import algebraic, psplit
 
 TOL = 1e-7
 
@@ -28,7 +28,7 @@ def _float_polys(e: sp.Expr, x: sp.Symbol, p: sp.Symbol):
     if x is not _NONE and x not in e.free_symbols:  # share the entry of a constraint without x
         _POLYS[key] = _float_polys(e, _NONE, p)
         return _POLYS[key]
-    parts = quadratic_field.fraction_terms(e, [x, p])
+    parts = algebraic.fraction_terms(e, [x, p])
     if parts is not None:
         fs = [_horner(t) for t in parts]
     else:  # not rational in x and P: evaluate as written
