@@ -2,12 +2,15 @@
 one quadratic field such as Billingham's P* = (5 + sqrt 73)/2 (exact arithmetic in
 QQ(sqrt k)), and nested square roots (a zero certificate by reduction modulo the radicals'
 relations); anything else by high-precision evaluation away from zero and exact
-simplification near it."""
+simplification near it.  Also exact feasibility of constraints in one free parameter with
+coefficients in one ``QQ(sqrt k)`` (the families at ``P*``), by arithmetic in that field."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Sequence
 
 import sympy as sp
+from sympy.polys.densetools import dup_eval
 
 
 def sign(expr: sp.Expr) -> int:
@@ -125,3 +128,195 @@ def _sign_irrational(e: sp.Expr) -> int:
     if abs(v) > sp.Float(10) ** -45:
         return 1 if v > 0 else -1
     return 0 if e.equals(0) else (1 if sp.N(e, 200) > 0 else -1)
+
+
+# --- one free parameter over QQ(sqrt k) ------------------------------------------------
+# Exact feasibility of constraints in one free parameter whose coefficients lie in one
+# quadratic field ``QQ(sqrt k)``, such as the families at Billingham's critical pot
+# ``P* = (5 + sqrt 73)/2``.
+#
+# Numerators and denominators become polynomials over ``QQ(sqrt k)`` and are factored there;
+# the roots of their linear factors are field elements, and every sign is taken by field
+# arithmetic (``a + b sqrt k`` has the sign of ``a`` and ``b`` where they agree, else
+# ``sign(a) * sign(a^2 - k b^2)``).  Sympy's general path (``roots`` in nested radicals, then
+# ``together``/``radsimp`` on each sign) took seconds per family there.  Where the shape
+# differs (another radical, a factor of degree > 2, a quadratic factor with irrational real
+# roots) the functions answer None and the caller's radical path decides.
+
+_T = sp.Dummy("t")
+
+
+def radicand(exprs: Sequence[sp.Expr]) -> sp.Rational | None:
+    """The one rational ``k`` whose square root is the only radical in ``exprs`` (None if
+    there is none or several)."""
+    rads = {a for e in exprs for a in sp.sympify(e).atoms(sp.Pow)
+            if a.exp.is_Rational and a.exp.q != 1}
+    bases = {a.base for a in rads}
+    if len(bases) != 1 or any(a.exp.q != 2 for a in rads):
+        return None
+    (k,) = bases
+    return k if k.is_Rational and k > 0 else None
+
+
+@lru_cache(maxsize=None)
+def _field(k: sp.Rational) -> tuple:
+    field = sp.QQ.algebraic_field(sp.sqrt(k))
+    return field, field.from_sympy(sp.sqrt(k))
+
+
+@lru_cache(maxsize=None)
+def _rational_field(gens: tuple):
+    """``QQ(gens)``, built once per tuple of symbols (building it costs milliseconds)."""
+    return sp.field(list(gens), sp.QQ)[0]
+
+
+def _lift(expr: sp.Expr, k: sp.Rational) -> sp.Expr:
+    """``expr`` with ``sqrt(k)**(2m+1)`` written ``k**m t`` (a polynomial expression in t)."""
+    rads = {a for a in expr.atoms(sp.Pow) if a.base == k and a.exp.is_Rational and a.exp.q == 2}
+    return expr.xreplace({a: k ** ((a.exp.p - 1) // 2) * _T for a in rads})
+
+
+def _fraction(expr: sp.Expr, x: sp.Symbol, k: sp.Rational) -> tuple:
+    """Numerator and denominator of ``expr`` as polynomials in ``x`` and ``t = sqrt k``
+    (rational-function arithmetic in ``QQ(x, t)``, much faster than ``together`` and
+    ``expand`` on expressions)."""
+    field = _rational_field((x, _T))
+    f = field.from_expr(_lift(expr, k))
+    return f.numer, f.denom
+
+
+def fraction_terms(expr: sp.Expr, gens: Sequence[sp.Symbol]) -> tuple[dict, dict] | None:
+    """Numerator and denominator of ``expr`` (rational in ``gens``, coefficients rational or
+    in one ``QQ(sqrt k)``) as dicts ``exponents of gens -> sympy coefficient``, computed by
+    rational-function arithmetic; None when ``expr`` has another shape."""
+    expr = sp.sympify(expr)
+    k = radicand([expr])
+    try:
+        field = _rational_field(tuple(gens) + (_T,))
+        f = field.from_expr(_lift(expr, k) if k is not None else expr)
+    except (ValueError, sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
+        return None
+    root = sp.sqrt(k) if k is not None else sp.S.One
+    out = []
+    for poly in (f.numer, f.denom):
+        terms: dict = {}
+        for m, c in poly.terms():
+            terms[m[:-1]] = terms.get(m[:-1], sp.S.Zero) + sp.QQ.to_sympy(c) * root ** m[-1]
+        out.append(terms)
+    return out[0], out[1]
+
+
+def vanishes(expr: sp.Expr) -> bool:
+    """True if the rational expression ``expr`` is identically 0 (exact, by rational-function
+    arithmetic in its symbols); False when it is not or when it has another shape."""
+    gens = sorted(expr.free_symbols, key=lambda s: s.name)
+    try:
+        if not gens:
+            return expr == 0
+        return not _rational_field(tuple(gens)).from_expr(expr)
+    except (ValueError, sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
+        return False
+
+
+def _field_poly(poly, x: sp.Symbol, k: sp.Rational) -> sp.Poly:
+    """A polynomial in ``x`` and ``t`` as a Poly in ``x`` over ``QQ(sqrt k)`` (``t^2 = k``)."""
+    field, gen = _field(k)
+    terms: dict = {}
+    for (i, j), c in poly.terms():
+        part = field.convert(k ** (j // 2) * sp.QQ.to_sympy(c)) * (gen if j % 2 else field.one)
+        terms[(i,)] = terms.get((i,), field.zero) + part
+    return sp.Poly.from_dict(terms or {(0,): field.zero}, x, domain=field)
+
+
+def element_sign(a, k: sp.Rational) -> int:
+    """Exact sign of a field element ``a + b sqrt k``."""
+    cs = a.to_list()
+    b, c = (cs[0], cs[1]) if len(cs) == 2 else (0, cs[0] if cs else 0)
+    sa, sb = (c > 0) - (c < 0), (b > 0) - (b < 0)
+    if sb == 0 or sa == sb:
+        return sa if sa else sb
+    if sa == 0:
+        return sb
+    d = c * c - k.p * b * b / k.q
+    return sa * ((d > 0) - (d < 0))
+
+
+def _float(a, k: sp.Rational) -> float:
+    cs = a.to_list()
+    b, c = (cs[0], cs[1]) if len(cs) == 2 else (0, cs[0] if cs else 0)
+    return float(c) + float(b) * float(k) ** 0.5
+
+
+def _roots(poly: sp.Poly, k: sp.Rational) -> list | None:
+    """Real roots of ``poly`` that lie in the field (None where a real root may lie
+    outside it)."""
+    out = []
+    for fac, _ in poly.factor_list()[1]:
+        cs = fac.rep.to_list()
+        if len(cs) == 2:
+            out.append(-cs[1] / cs[0])
+        elif len(cs) == 3:  # irreducible over the field: real roots lie outside it
+            a, b, c = cs
+            if element_sign(b * b - 4 * a * c, k) >= 0:
+                return None
+        elif len(cs) > 3:
+            return None
+    return out
+
+
+def _between(a, b, k: sp.Rational, field):
+    """A simple rational strictly between field elements ``a < b``."""
+    fa, fb = _float(a, k), _float(b, k)
+    for den in (1, 2, 4, 8, 10, 16, 100, 1000, 10 ** 6, 10 ** 12):
+        q = field.convert(sp.Rational(round((fa + fb) / 2 * den), den))
+        if element_sign(q - a, k) > 0 and element_sign(b - q, k) > 0:
+            return q
+    return (a + b) / field.convert(2)
+
+
+def univariate_point(cons: Sequence[tuple[sp.Expr, bool]], x: sp.Symbol):
+    """``(found, point)``: an exact point satisfying the constraints ``e > 0`` / ``e >= 0``
+    (rational in ``x``, coefficients in one ``QQ(sqrt k)``), ``(False, None)`` when there is
+    none, or None when this module does not apply."""
+    k = radicand([e for e, _ in cons])
+    if k is None:
+        return None
+    field, _ = _field(k)
+    fracs, roots = [], []
+    try:
+        for e, strict in cons:
+            pn, pd = (_field_poly(part, x, k) for part in _fraction(e, x, k))
+            fracs.append((pn.rep.to_list(), pd.rep.to_list(), strict))
+            for poly in (pn, pd):
+                if poly.degree() > 0:
+                    rs = _roots(poly, k)
+                    if rs is None:
+                        return None
+                    roots += rs
+    except (sp.PolynomialError, sp.CoercionFailed, NotImplementedError):
+        return None
+    uniq: list = []
+    for r in sorted(roots, key=lambda r: _float(r, k)):
+        if not uniq or r != uniq[-1]:
+            uniq.append(r)
+    if uniq:
+        cands = [field.convert(sp.floor(_float(uniq[0], k)) - 1),
+                 field.convert(sp.floor(_float(uniq[-1], k)) + 1)]
+        cands += [_between(a, b, k, field) for a, b in zip(uniq, uniq[1:])] + uniq
+    else:
+        cands = [field.zero]
+    for v in cands:
+        if _holds(fracs, v, k, field):
+            return True, field.to_sympy(v)
+    return False, None
+
+
+def _holds(fracs, v, k: sp.Rational, field) -> bool:
+    for n, d, strict in fracs:
+        sd = element_sign(dup_eval(d, v, field), k)
+        if sd == 0:
+            return False
+        s = element_sign(dup_eval(n, v, field), k) * sd
+        if s < 0 or (s == 0 and strict):
+            return False
+    return True

@@ -34,7 +34,7 @@ from games import Game, GameError
 from games.strategy import param_symbols, symbolic_strategy
 from games.tree import DECISION
 
-from solvers.symbolic import float_filter, psplit
+from solvers.symbolic import algebraic, float_filter, psplit
 from solvers.symbolic.payoffs import symbolic_payoffs
 
 MAX_PARAMETERS = 16
@@ -428,7 +428,8 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                 else:
                     v = full.get(c.symbol, c.symbol)
                     cons += [(v, False), (1 - v, False)]
-                    res = sp.cancel(g) if g.free_symbols else g
+                    # most residuals vanish: a fast exact zero test spares sp.cancel
+                    res = (0 if algebraic.vanishes(g) else sp.cancel(g)) if g.free_symbols else g
                     if res != 0:  # an equation the solver did not use: keep it (g = 0)
                         cons += [(res, False), (-res, False)]
             cons = [(sp.expand(e), s) for e, s in cons]

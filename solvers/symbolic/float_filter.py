@@ -11,7 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 
-from solvers.symbolic import psplit
+from solvers.symbolic import algebraic, psplit
 
 TOL = 1e-7
 
@@ -23,14 +23,33 @@ def _float_polys(e: sp.Expr, x: sp.Symbol, p: sp.Symbol):
     """Numerator and denominator of ``e`` as coefficient lists in ``x``, each coefficient a
     float function of ``p`` (cached per constraint)."""
     key = (e, x, p)
-    if key not in _POLYS:
+    if key in _POLYS:
+        return _POLYS[key]
+    if x is not _NONE and x not in e.free_symbols:  # share the entry of a constraint without x
+        _POLYS[key] = _float_polys(e, _NONE, p)
+        return _POLYS[key]
+    parts = algebraic.fraction_terms(e, [x, p])
+    if parts is not None:
+        fs = [_horner(t) for t in parts]
+    else:  # not rational in x and P: evaluate as written
         num, den = sp.fraction(sp.together(e))
-        fs = []
-        for part in (num, den):
-            coeffs = sp.Poly(sp.expand(part), x).all_coeffs()
-            fs.append(sp.lambdify(p, coeffs, "math"))
-        _POLYS[key] = fs
-    return _POLYS[key]
+        fs = [sp.lambdify(p, sp.Poly(sp.expand(part), x).all_coeffs(), "math")
+              for part in (num, den)]
+    _POLYS[key] = fs
+    return fs
+
+
+def _horner(terms: dict):
+    """``fv -> [coefficients of x at P = fv]`` for a polynomial in ``(x, P)`` given as
+    ``{(i, j): coefficient of x^i P^j}``, from a float matrix (``lambdify`` cost about a
+    millisecond per constraint to build)."""
+    dx = max((i for i, _ in terms), default=0)
+    dp = max((j for _, j in terms), default=0)
+    mat = np.zeros((dx + 1, dp + 1))
+    for (i, j), c in terms.items():
+        mat[dx - i, j] = float(c)
+    powers = np.arange(dp + 1)
+    return lambda fv: mat @ (float(fv) ** powers)
 
 
 def clearly_infeasible(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol],
@@ -58,26 +77,29 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
             polys.append((np.asarray(fn(fv), float), np.asarray(fd(fv), float)))
     except (ZeroDivisionError, ValueError, TypeError, OverflowError, sp.PolynomialError):
         return "unknown", None
+    for n, d in polys:  # a constraint constant in x that fails rejects every candidate
+        if len(n) <= 1 and len(d) <= 1 and len(d) and abs(d[-1]) >= 1e-12 and len(n) \
+                and n[-1] / d[-1] < -TOL:
+            return "infeasible", None
     roots = _float_roots(polys)
     cands = roots + ([roots[0] - 1.0, roots[-1] + 1.0] if roots else [0.0])
     cands += [(a + b) / 2 for a, b in zip(roots, roots[1:]) if b - a > 1e-12]
+    # every constraint at every candidate at once (one polyval per polynomial, not per pair)
+    vs = np.asarray(cands, float)
+    with np.errstate(all="ignore"):
+        dvs = np.array([np.polyval(d, vs) for _, d in polys]).T
+        nvs = np.array([np.polyval(n, vs) for n, _ in polys]).T
+        pole = np.abs(dvs) < 1e-12  # a pole: not decided here
+        vals = np.where(pole, 0.0, nvs / np.where(pole, 1.0, dvs))
+    fails = (~pole & (vals < -TOL)).any(axis=1)
+    # a candidate's margin: its least value (NaN ignored); none where it meets a pole
+    margins = np.where(np.isnan(vals), np.inf, vals).min(axis=1)
     unsure = False
-    for v in cands:
-        ok, margin = True, np.inf
-        for n, d in polys:
-            dv = np.polyval(d, v)
-            if abs(dv) < 1e-12:  # a pole: not decided here
-                margin = 0.0
-                continue
-            val = np.polyval(n, v) / dv
-            if val < -TOL:
-                ok = False
-                break
-            margin = min(margin, val)
-        if not ok:
+    for k, v in enumerate(cands):
+        if fails[k]:
             continue
         unsure = True
-        if margin > 1e-6 and xs:
+        if not pole[k].any() and margins[k] > 1e-6 and xs:
             q = sp.Rational(v).limit_denominator(10 ** 6)
             if _margin_at(polys, float(q)) > 1e-7:
                 return "witness", q
@@ -89,7 +111,9 @@ def _float_roots(polys) -> list[float]:
     for n, d in polys:
         for c in (n, d):
             c = np.trim_zeros(c, "f")
-            if len(c) > 1:
+            if len(c) == 2:  # linear: what np.roots returns, without an eigenvalue solve
+                roots.append(-c[1] / c[0])
+            elif len(c) > 2:
                 roots += [z.real for z in np.roots(c) if abs(z.imag) < 1e-7]
     return sorted(roots)
 
@@ -123,6 +147,16 @@ def confirm(cons: Sequence[psplit.Constraint], x: sp.Symbol, q: sp.Rational, p: 
     """Exact check that the rational ``x = q`` satisfies every constraint at ``P = value``
     (the constraints become rational functions of ``P`` alone, evaluated exactly)."""
     for e, strict in cons:
+        if value.is_Rational:
+            # rational point: direct exact evaluation (a vanishing denominator gives zoo or
+            # nan, as the factor of together's denominator that vanishes)
+            v = e.xreplace({x: q, p: value})
+            if v.is_Rational:
+                if v < 0 or (v == 0 and strict):
+                    return False
+                continue
+            if v.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+                return False
         num, den = sp.fraction(sp.together(e.xreplace({x: q})))
         d = psplit.sign(sp.expand(den).xreplace({p: value}))
         s = psplit.sign(sp.expand(num).xreplace({p: value})) * d
@@ -139,7 +173,7 @@ def pot_only_fails(cons: Sequence[psplit.Constraint], p: sp.Symbol, fv: float) -
             continue
         try:
             fn, fd = _float_polys(e, _NONE, p)
-            v = fn(fv)[-1] / fd(fv)[-1]
+            v = float(fn(fv)[-1]) / float(fd(fv)[-1])  # ZeroDivisionError at a pole
         except (TypeError, ValueError, ZeroDivisionError, OverflowError, IndexError):
             continue
         if v < -1e-9:

@@ -86,9 +86,17 @@ def _relevant(fam: Family, p: sp.Symbol, r: sp.Expr) -> bool:
     """Whether a root ``r`` of one of ``fam``'s polynomials can change ``fam``'s status:
     not when ``fam`` fails at ``r`` by a clear floating-point margin (then it fails on a
     neighbourhood of ``r`` too, so ``r`` is no critical value for it)."""
-    fr = float(sp.N(r, 20))
-    return not (float_filter.pot_only_fails(fam.constraints, p, fr)
-                or float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, fr))
+    # the same root comes from several polynomials of one family: decided once
+    key = (id(fam), r)
+    if key not in _RELEVANT:
+        fr = float(sp.N(r, 20))
+        _RELEVANT[key] = (fam, not (
+            float_filter.pot_only_fails(fam.constraints, p, fr)
+            or float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, fr)))
+    return _RELEVANT[key][1]
+
+
+_RELEVANT: dict = {}  # (id(family), root) -> (family, answer); the family keeps its id alive
 
 
 def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: sp.Expr | None,

@@ -16,6 +16,7 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from solvers.symbolic import algebraic
 from solvers.symbolic.algebraic import sign  # noqa: F401  (exact sign, used by callers as psplit.sign)
 
 Constraint = tuple[sp.Expr, bool]
@@ -222,6 +223,9 @@ def _holds(cons: Sequence[Constraint], x: sp.Symbol, v: sp.Expr) -> bool:
 def _univariate_point(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Expr | None:
     """An exact point satisfying numeric rational constraints in one variable (None if
     there is none); a point inside an interval of solutions where there is one."""
+    fast = algebraic.univariate_point(cons, x)  # coefficients in one QQ(sqrt k)
+    if fast is not None:
+        return fast[1]
     roots, between = _univariate_candidates(cons, x)
     return next((v for v in between + roots if _holds(cons, x, v)), None)
 

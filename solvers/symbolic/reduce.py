@@ -35,6 +35,7 @@ games once pinned parameters are substituted).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any, Sequence
 
 import numpy as np
@@ -284,6 +285,13 @@ def _bound_key(b: sp.Expr) -> float:
     return float(sp.N(b, 30))
 
 
+@lru_cache(maxsize=None)
+def _symbolic_bound(es: sp.Expr, x: sp.Symbol) -> sp.Expr:
+    """The bound on ``x`` of the constraint ``es`` (in ``P``): the same on every piece of the
+    axis where the family lives, so computed once."""
+    return sp.cancel(-sp.expand(es - es.coeff(x, 1) * x) / es.coeff(x, 1))
+
+
 def _affine_interval(fam: Family, cn, x: sp.Symbol, ctx: _Ctx) -> list[Family]:
     """One free parameter, affine constraints: the interval [max lower bound, min upper
     bound] directly (no root finding); ties between bounds are decided exactly."""
@@ -292,7 +300,7 @@ def _affine_interval(fam: Family, cn, x: sp.Symbol, ctx: _Ctx) -> list[Family]:
     for (e, s), es in zip(cn, sym):
         c = e.coeff(x, 1)
         b = sp.cancel(-psplit._drop_zero_terms(sp.expand(e - c * x), [x]) / c)
-        bs = sp.cancel(-sp.expand(es - es.coeff(x, 1) * x) / es.coeff(x, 1))
+        bs = _symbolic_bound(es, x)
         (lows if psplit.sign(c) > 0 else highs).append((b, s, bs))
 
     def pick(group, top):
