@@ -1,20 +1,34 @@
-"""Algorithms over compiled games: exact evaluation, best response, iterative solvers."""
-from solvers.evaluation import BestResponse, best_response, expected_payoffs, max_regret, nash_conv, regrets
-from solvers.learning.fictitious_play import FictitiousPlay, fictitious_play
-from solvers.iterative import SolverResult, run_iterative
-from solvers.symbolic.payoffs import symbolic_payoffs
+"""Algorithms over compiled games: exact evaluation, best response, iterative solvers, LP,
+and the exact (symbolic) analysis in :mod:`solvers.symbolic`.
 
-__all__ = ["BestResponse", "FictitiousPlay", "SolverResult", "best_response", "expected_payoffs",
-           "fictitious_play", "max_regret", "nash_conv", "regrets", "run_iterative",
-           "symbolic_payoffs"]
-from solvers.learning.cfr_plus import CFR, cfr
-from solvers.learning.hedge import Hedge, hedge
-from solvers.sequence.lp import LPResult, solve_lp
-from solvers.sequence.form import SequenceForm, sequence_form
+The names below are imported on first use (PEP 562), so that ``import solvers.symbolic...``
+(the exact path, e.g. ``pokerdyn equilibria``) does not load numba and scipy."""
+from __future__ import annotations
 
-__all__ += ["CFR", "Hedge", "LPResult", "SequenceForm", "cfr", "hedge", "sequence_form",
-            "solve_lp"]
-from solvers.symbolic.dominance import DominanceResult, iterated_dominance, reduce_game
-from solvers.symbolic.maxmin import MaxminResult, maxmin
+import importlib
 
-__all__ += ["DominanceResult", "MaxminResult", "iterated_dominance", "maxmin", "reduce_game"]
+_EXPORTS: dict[str, str] = {
+    **dict.fromkeys(["BestResponse", "best_response", "expected_payoffs", "max_regret",
+                     "nash_conv", "regrets"], "solvers.evaluation"),
+    **dict.fromkeys(["FictitiousPlay", "fictitious_play"], "solvers.learning.fictitious_play"),
+    **dict.fromkeys(["SolverResult", "run_iterative"], "solvers.iterative"),
+    "symbolic_payoffs": "solvers.symbolic.payoffs",
+    **dict.fromkeys(["CFR", "cfr"], "solvers.learning.cfr_plus"),
+    **dict.fromkeys(["Hedge", "hedge"], "solvers.learning.hedge"),
+    **dict.fromkeys(["LPResult", "solve_lp"], "solvers.sequence.lp"),
+    **dict.fromkeys(["SequenceForm", "sequence_form"], "solvers.sequence.form"),
+    **dict.fromkeys(["DominanceResult", "iterated_dominance", "reduce_game"],
+                    "solvers.symbolic.dominance"),
+    **dict.fromkeys(["MaxminResult", "maxmin"], "solvers.symbolic.maxmin"),
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'solvers' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

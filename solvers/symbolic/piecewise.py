@@ -300,21 +300,67 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
         for c in _constraint_polys(fam, p):
             roots.update(r for r in psplit.positive_roots(c, p) if _relevant(fam, p, r))
     points = _refine(gen, p, set(psplit.merge_points(roots)))
-    out = []
-    for pc in psplit.pieces(points):
-        if pc.is_point:
-            tasks = [t for r, ts in critical.values() if psplit.sign(r - pc.low) == 0 for t in ts]
-            fams = families_at_point(game, gen, pc.low, tasks, fixed)
-            fams = reduce_families(game, fams, at=pc.low) if reduce else fams
-            sols = [_display(f, pays, p, None, at=pc.low) for f in fams]
-        else:
-            fams = [f for f in gen if _feasible_on(f, p, pc.sample)]
-            fams = reduce_families(game, fams, p=p, sample=pc.sample) if reduce else fams
-            sols = [_display(f, pays, p, pc.sample) for f in fams]
-        out.append((pc, sols))
+    global _JOB
+    _JOB = (game, gen, critical, fixed, pays, p, reduce)
+    try:
+        out = _map_pieces(psplit.pieces(points))
+    finally:
+        _JOB = None
     pieces = _merge(out, p, game if reduce else None) if merge else [Piece(pc.as_set(), tuple(s)) for pc, s in out]
     _CACHE[key] = pieces
     return pieces
+
+
+_JOB = None  # the enumeration that _piece works on (set around _map_pieces; inherited by forks)
+PARALLEL_MIN_PIECES = 12
+
+
+def _piece(pc: psplit.Piece) -> tuple:
+    """One piece of the P axis with its reduced families in display form."""
+    game, gen, critical, fixed, pays, p, reduce = _JOB
+    if pc.is_point:
+        tasks = [t for r, ts in critical.values() if psplit.sign(r - pc.low) == 0 for t in ts]
+        fams = families_at_point(game, gen, pc.low, tasks, fixed)
+        fams = reduce_families(game, fams, at=pc.low) if reduce else fams
+        return pc, [_display(f, pays, p, None, at=pc.low) for f in fams]
+    fams = [f for f in gen if _feasible_on(f, p, pc.sample)]
+    fams = reduce_families(game, fams, p=p, sample=pc.sample) if reduce else fams
+    return pc, [_display(f, pays, p, pc.sample) for f in fams]
+
+
+def _map_pieces(pcs: list) -> list:
+    """:func:`_piece` of every piece, in order.  The pieces are independent exact
+    computations, so on a machine with several cores a long axis is shared among forked
+    processes (which inherit the enumeration and sympy's caches; each piece's result is
+    the same wherever it is computed).  Serial where fork is unavailable or fails."""
+    import multiprocessing as mp
+    import os
+
+    n = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
+            (os.cpu_count() or 1), 4)
+    if n < 2 or len(pcs) < PARALLEL_MIN_PIECES or "fork" not in mp.get_all_start_methods() \
+            or mp.current_process().daemon:
+        return [_piece(pc) for pc in pcs]
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        with ProcessPoolExecutor(n, mp.get_context("fork")) as pool:
+            blobs = list(pool.map(_piece_pickled, pcs, chunksize=1))
+    except (OSError, RuntimeError):  # no processes to be had here: the same work, serially
+        return [_piece(pc) for pc in pcs]
+    # unpickled without evaluation: sympy's constructors would otherwise re-canonicalise
+    # (-(b_J + b_Q)/8 comes back as -b_J/8 - b_Q/8), and the output must not depend on
+    # where a piece was computed
+    import pickle
+
+    with sp.evaluate(False):
+        return [pickle.loads(b) for b in blobs]
+
+
+def _piece_pickled(pc: psplit.Piece) -> bytes:
+    import pickle
+
+    return pickle.dumps(_piece(pc))
 
 
 def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr, game: Game | None) -> set:

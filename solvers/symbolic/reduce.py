@@ -40,7 +40,6 @@ from typing import Any, Sequence
 
 import numpy as np
 import sympy as sp
-from scipy.optimize import linprog
 
 from games import Game
 
@@ -184,6 +183,8 @@ def _float_interior(cn, xs) -> bool:
         rest = [float(e.subs({x: 0 for x in xs})) for e, _ in cn]
     except (TypeError, ValueError):
         return False
+    from scipy.optimize import linprog  # here: scipy.optimize costs 0.2 s of every CLI start
+
     # maximise t subject to a.x + b >= t, t <= 1
     A = np.array([[-v for v in r] + [1.0] for r in rows])
     res = linprog(np.r_[np.zeros(len(xs)), -1.0], A_ub=A, b_ub=np.array(rest),
