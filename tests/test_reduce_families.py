@@ -282,3 +282,30 @@ def test_direct_enumeration_at_a_pot_reduces_to_the_same_set(pot):
     for a in direct:
         assert any(rd.family_contains(game, a, b, at=pot) and rd.family_contains(game, b, a, at=pot)
                    for b in axis), a
+
+
+def test_pieces_in_forked_processes_equal_the_serial_run(monkeypatch):
+    """The pieces of the axis computed in forked processes come back exactly as the serial
+    computation prints them (same families, same display forms, byte for byte)."""
+    import json
+    import threading
+
+    from games import get_game
+    from solvers.symbolic import piecewise
+    from solvers.symbolic.family_records import pieces_records
+
+    g = get_game("skp")
+    monkeypatch.setattr(piecewise, "PARALLEL_MIN_PIECES", 1)
+    piecewise._CACHE.clear()
+    parallel = json.dumps(pieces_records(piecewise.equilibrium_pieces(g)))
+    piecewise._CACHE.clear()
+    ev = threading.Event()
+    th = threading.Thread(target=ev.wait)
+    th.start()  # a second thread: the serial path
+    try:
+        serial = json.dumps(pieces_records(piecewise.equilibrium_pieces(g)))
+    finally:
+        ev.set()
+        th.join()
+        piecewise._CACHE.clear()
+    assert parallel == serial and "P" in serial

@@ -338,8 +338,12 @@ def _map_pieces(pcs: list) -> list:
 
     n = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
             (os.cpu_count() or 1), 4)
+    import threading
+
+    # fork only a single-threaded process: a thread holding a lock at the fork (a dask or
+    # tqdm thread, say) would leave that lock held forever in the child
     if n < 2 or len(pcs) < PARALLEL_MIN_PIECES or "fork" not in mp.get_all_start_methods() \
-            or mp.current_process().daemon:
+            or mp.current_process().daemon or threading.active_count() > 1:
         return [_piece(pc) for pc in pcs]
     from concurrent.futures import ProcessPoolExecutor
 
