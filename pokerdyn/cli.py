@@ -1,6 +1,5 @@
 """The ``pokerdyn`` command.  Each subcommand is a module of ``pokerdyn.commands`` with
-``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS and
-one in MODULES.
+``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS.
 
 Bad input (GameError, ValueError from argument checks, argparse's usage errors, OSError on
 a file named on the command line) prints one line and exits 2.
@@ -11,28 +10,25 @@ import argparse
 import importlib
 import sys
 
-COMMANDS: dict[str, str] = {
-    "games": "list the games and their parameters",
-    "payoffs": "expected payoffs as polynomials in the named parameters",
-    "solve": "solve a game numerically (fictitious play, ...)",
-    "compare": "NashConv against iterations and time of several solvers on one game",
-    "sweep": "run a parameter sweep from a TOML file (local processes or dask)",
-    "ode": "ODE dynamics of adaptive players: trajectories, equilibria, first integrals",
-    "simulate": "repeated play with estimator-based adaptive players (Billingham sec. 4.2)",
-    "estimators": "mean and std of the frequency estimators at fixed frequencies (App. D)",
-    "export": "write a game in Gambit's .efg format with exact rationals",
-    "equilibria": "exact equilibrium families, piecewise in the pot size P",
-    "crosscheck": "cross-check the exact equilibrium families against fictitious play",
-    "reproduce": "regenerate the figures of the reference papers and a report",
-}
-# The module of each subcommand below pokerdyn.commands, grouped by capability.
-MODULES: dict[str, str] = {
-    "games": "games", "reproduce": "reproduce",
-    "payoffs": "exact.payoffs", "equilibria": "exact.equilibria",
-    "crosscheck": "exact.crosscheck", "export": "exact.export",
-    "solve": "numeric.solve", "compare": "numeric.compare",
-    "ode": "dynamics.ode", "simulate": "dynamics.simulate",
-    "estimators": "dynamics.estimators", "sweep": "dynamics.sweep",
+# name -> (module below pokerdyn.commands, grouped by capability; one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "games": ("games", "list the games and their parameters"),
+    "payoffs": ("exact.payoffs", "expected payoffs as polynomials in the named parameters"),
+    "solve": ("numeric.solve", "solve a game numerically (fictitious play, ...)"),
+    "compare": ("numeric.compare",
+                "NashConv against iterations and time of several solvers on one game"),
+    "sweep": ("dynamics.sweep", "run a parameter sweep from a TOML file (local processes or dask)"),
+    "ode": ("dynamics.ode",
+            "ODE dynamics of adaptive players: trajectories, equilibria, first integrals"),
+    "simulate": ("dynamics.simulate",
+                 "repeated play with estimator-based adaptive players (Billingham sec. 4.2)"),
+    "estimators": ("dynamics.estimators",
+                   "mean and std of the frequency estimators at fixed frequencies (App. D)"),
+    "export": ("exact.export", "write a game in Gambit's .efg format with exact rationals"),
+    "equilibria": ("exact.equilibria", "exact equilibrium families, piecewise in the pot size P"),
+    "crosscheck": ("exact.crosscheck",
+                   "cross-check the exact equilibrium families against fictitious play"),
+    "reproduce": ("reproduce", "regenerate the figures of the reference papers and a report"),
 }
 
 
@@ -54,8 +50,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="pokerdyn", description="Equilibria and dynamics of small poker games")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name, help_text in COMMANDS.items():
-        mod = importlib.import_module(f"pokerdyn.commands.{MODULES[name]}")
+    for name, (module, help_text) in COMMANDS.items():
+        mod = importlib.import_module(f"pokerdyn.commands.{module}")
         p = sub.add_parser(name, help=help_text, description=mod.__doc__)
         mod.add_arguments(p)
         p.set_defaults(_module=mod)

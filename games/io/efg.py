@@ -246,9 +246,9 @@ def _parse(text: str, name: str = "efg") -> tuple[EfgTree, GameBuilder]:
 
     try:
         node((), sp.Integer(1), ())
+    except GameError:
+        raise
     except (IndexError, KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, GameError):
-            raise
         raise GameError(f"efg: malformed file near token {pos} ({exc!r})") from None
     if pos != len(toks):
         raise GameError(f"efg: unexpected text after the tree at token {pos}: {toks[pos][1]!r}")
