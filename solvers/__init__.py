@@ -17,6 +17,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["Hedge", "hedge"], "solvers.learning.hedge"),
     **dict.fromkeys(["LPResult", "solve_lp"], "solvers.sequence.lp"),
     **dict.fromkeys(["SequenceForm", "sequence_form"], "solvers.sequence.form"),
+    **dict.fromkeys(["FaceRange", "optimal_face_range"], "solvers.sequence.face"),
     **dict.fromkeys(["DominanceResult", "iterated_dominance", "reduce_game"],
                     "solvers.symbolic.dominance"),
     **dict.fromkeys(["MaxminResult", "maxmin"], "solvers.symbolic.maxmin"),

@@ -1,0 +1,105 @@
+"""The optimal face of a two-player zero-sum game: how far one behaviour probability can move
+while a player's strategy stays optimal (maxmin).
+
+A player's optimal realization plans form a polytope: the plans ``x`` that reach the game
+value against every opponent plan.  Whether an equilibrium frequency is unique is the
+question whether the behaviour probability ``x[s] / x[parent(s)]`` of its sequence ``s`` is
+constant on that polytope.  The ratio is linear-fractional, so its range comes from two
+linear programs after the Charnes-Cooper substitution ``z = t x``, ``w = t q`` with
+``z[parent(s)] = 1``:
+
+    max / min  z[s]   s.t.  E z = e t,  z >= 0,  F^T w <= A^T z,  f^T w >= (v - tol) t,  t >= 0
+
+(``F``, ``f``: the opponent's plan constraints; ``q``, ``w`` free: the dual of the opponent's
+best response, as in :mod:`solvers.sequence.lp`).  Player 2's face is the same with the
+payoff ``-A^T``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sps
+
+from games import CompiledGame, GameError
+
+from solvers.sequence.form import sequence_form
+from solvers.sequence.lp import check_two_player_zero_sum, solve_lp
+
+
+@dataclass(frozen=True)
+class FaceRange:
+    """Range ``[low, high]`` of the probability of ``action`` at information set ``infoset``
+    over the owner's optimal strategies (``value``: player 1's game value used)."""
+
+    infoset: int
+    action: int
+    low: float
+    high: float
+    value: float
+
+    @property
+    def unique(self) -> bool:
+        return self.high - self.low <= 1e-6
+
+
+def _face_program(cg: CompiledGame, player: int, value: float, tol: float):
+    """Constraint matrices of the homogenised optimal face of ``player``."""
+    sf = sequence_form(cg)
+    A = sf.A[0] if player == 0 else (-sf.A[0].T).tocsr()
+    v = value if player == 0 else -value
+    E, e = sf.E[player], sf.e[player]
+    F, f = sf.E[1 - player], sf.e[1 - player]
+    nx, mq = A.shape[0], F.shape[0]
+    # variables: z (nx, >= 0), w (mq, free), t (>= 0)
+    A_ub = sps.vstack([
+        sps.hstack([-A.T, F.T, sps.csr_matrix((A.shape[1], 1))]),
+        sps.hstack([sps.csr_matrix((1, nx)), -sps.csr_matrix(f), sps.csr_matrix([[v - tol]])]),
+    ], format="csr")
+    b_ub = np.zeros(A_ub.shape[0])
+    A_eq = sps.hstack([E, sps.csr_matrix((E.shape[0], mq)), -sps.csr_matrix(e).T], format="csr")
+    bounds = [(0, None)] * nx + [(None, None)] * mq + [(0, None)]
+    return sf, A_ub, b_ub, A_eq, bounds, nx
+
+
+def optimal_face_range(cg: CompiledGame, infoset: int, action: int, value: float | None = None,
+                       tol: float = 1e-9) -> FaceRange:
+    """Smallest and largest probability of ``action`` at ``infoset`` (owner's strategy) over
+    all optimal strategies of the owner, i.e. those securing the game value up to ``tol``.
+
+    Where the set's parent sequence has probability 0 on the whole face the behaviour there
+    is unconstrained and the range is ``[0, 1]``.
+    """
+    from scipy.optimize import linprog
+    check_two_player_zero_sum(cg)
+    if not 0 <= infoset < cg.n_infosets:
+        raise GameError(f"infoset {infoset} is outside [0, {cg.n_infosets - 1}]")
+    if not 0 <= action < int(cg.n_actions[infoset]):
+        raise GameError(f"action {action} is outside [0, {int(cg.n_actions[infoset]) - 1}] at "
+                        f"information set {cg.infoset_labels[infoset]!r}")
+    if value is None:
+        value = solve_lp(cg).value
+    player = int(cg.infoset_player[infoset])
+    sf, A_ub, b_ub, A_eq, bounds, nx = _face_program(cg, player, value, tol)
+    parent = int(sf.parent_seq[infoset])
+    s = int(sf.seq[infoset, action])
+    n = A_ub.shape[1]
+    norm = sps.csr_matrix(([1.0], ([0], [parent])), shape=(1, n))
+    A_eq2 = sps.vstack([A_eq, norm], format="csr")
+    b_eq2 = np.concatenate([np.zeros(A_eq.shape[0]), [1.0]])
+    out = []
+    for sign in (1.0, -1.0):
+        c = np.zeros(n)
+        c[s] = sign
+        res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq2, b_eq=b_eq2, bounds=bounds,
+                      method="highs")
+        if res.status == 2:  # parent sequence never reached by an optimal plan
+            return FaceRange(infoset, action, 0.0, 1.0, float(value))
+        if res.status != 0:
+            raise GameError(f"the optimal-face LP failed: {res.message}")
+        out.append(sign * float(res.fun))
+    low, high = out
+    return FaceRange(infoset, action, max(0.0, low), min(1.0, high), float(value))
+
+
+__all__ = ["FaceRange", "optimal_face_range"]

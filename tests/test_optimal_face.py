@@ -1,0 +1,47 @@
+"""The optimal face (solvers.sequence.face) on 2-player Kuhn poker, whose equilibria are
+Kuhn's one-parameter family: player 1 bets J with alpha in [0, 1/3], calls with Q after
+check-bet with alpha + 1/3 and bets K with 3 alpha; player 2's strategy is unique (bluff J
+1/3, call Q 1/3)."""
+import pytest
+
+from games import GameError, compile_game
+from games.catalog.registry import get_game
+from solvers.sequence.face import optimal_face_range
+
+
+@pytest.fixture(scope="module")
+def cg():
+    return compile_game(get_game("kuhn"))
+
+
+def _range(cg, label, action):
+    I = cg.infoset_labels.index(label)
+    a = cg.game.infosets[I].actions.index(action)
+    r = optimal_face_range(cg, I, a, value=-1 / 18)
+    return r.low, r.high
+
+
+@pytest.mark.parametrize("label,action,low,high", [
+    ("P1:J|", "b", 0.0, 1 / 3),
+    ("P1:Q|kb", "c", 1 / 3, 2 / 3),
+    ("P1:K|", "b", 0.0, 1.0),
+    ("P1:Q|", "b", 0.0, 0.0),
+    ("P2:J|k", "b", 1 / 3, 1 / 3),
+    ("P2:Q|b", "c", 1 / 3, 1 / 3),
+])
+def test_kuhn_family_ranges(cg, label, action, low, high):
+    got = _range(cg, label, action)
+    assert got == pytest.approx((low, high), abs=1e-7)
+
+
+def test_unreached_parent_is_unconstrained(cg):
+    # P1 never reaches K|kb with a check of K... it can (K checks with 1 - 3 alpha), but it
+    # always calls there: the range is a point
+    assert _range(cg, "P1:K|kb", "c") == pytest.approx((1.0, 1.0), abs=1e-7)
+
+
+def test_bad_indices(cg):
+    with pytest.raises(GameError, match="infoset 99 is outside"):
+        optimal_face_range(cg, 99, 0)
+    with pytest.raises(GameError, match="action 5 is outside"):
+        optimal_face_range(cg, 0, 5)
