@@ -92,12 +92,15 @@ def run(args) -> int:
         strategy_to_dict(cg, res.strategy)
     out = {"game": game.name, "pot": values.get("P"), "method": args.method,
            "iterations": res.iterations, "seconds": res.seconds, "nash_conv": res.nash_conv,
+           "tol": args.tol, "converged": None if args.tol is None else bool(res.nash_conv <= args.tol),
            "expected_payoffs": [float(x) for x in res.expected_payoffs], "strategy": strategy}
     if args.json:
         emit_json(out)
         return 0
     print(f"{game.name}  method={args.method}  iterations={res.iterations}  "
-          f"time={res.seconds:.3f}s  NashConv={res.nash_conv:.3e}")
+          f"time={res.seconds:.3f}s  NashConv={res.nash_conv:.3e}"
+          + ("" if args.tol is None else
+             f"  ({'reached' if out['converged'] else 'did not reach'} tol={args.tol:g})"))
     print("expected payoffs: " + "  ".join(f"E{i + 1}={x:+.6f}"
                                             for i, x in enumerate(res.expected_payoffs)))
     for k, v in strategy.items():
