@@ -179,3 +179,27 @@ def test_payoffs_and_export_take_specs(capsys, tmp_path):
 def test_non_finite_float_cannot_be_written():
     with pytest.raises(GameError, match="finite numbers"):
         format_spec("g", {"a": math.inf})
+
+
+def test_openspiel_prefix_passes_the_string_verbatim(monkeypatch):
+    import sys
+    import types
+
+    seen = []
+    fake = types.ModuleType("fake_openspiel")
+    fake.openspiel_game = lambda text: seen.append(text) or get_game("kuhn")
+    monkeypatch.setitem(sys.modules, "games.io.openspiel", fake)
+    monkeypatch.setitem(sys.modules, "games.openspiel", fake)
+    text = "leduc_poker(players=3,betting_abstraction=fcpa)"
+    g = get_game("openspiel:" + text)
+    assert seen == [text] and g is get_game("kuhn")
+    with pytest.raises(GameError, match="give its options inside OpenSpiel's game string"):
+        make_game("openspiel:" + text, players=2)
+
+
+def test_sweep_takes_a_spec():
+    from dynamics.sweep.experiments import game_name
+
+    assert game_name("river(street=half)", "game") == "river(street=half)"
+    with pytest.raises(GameError, match="game: game 'river' has no option 'x'"):
+        game_name("river(x=1)", "game")

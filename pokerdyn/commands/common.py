@@ -144,6 +144,11 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
+GAME_HELP = ("game spec: name or name(key=value,...), e.g. 'river(street=half,max_bets=2)' "
+             "(quote it; `pokerdyn games` lists the options), "
+             "openspiel:<OpenSpiel game string>, or a Gambit .efg file")
+
+
 def load_game(name: str, **options: Any) -> Game:
     """The game of a spec string (``river(street=half)``, ``openspiel:leduc_poker``; see
     games.catalog.spec) built with the extra keyword ``options``, or the game of a Gambit
@@ -213,9 +218,10 @@ GAME_OPTION_FLAGS: dict[str, tuple[str, str]] = {
 
 
 def add_game_option_arguments(p) -> None:
-    """Add the game-option flags (all default None = the game's default)."""
-    for flag, (_, help_text) in GAME_OPTION_FLAGS.items():
-        p.add_argument(flag, default=None, help=help_text)
+    """Add the game-option flags (all default None = the game's default), aliases of the
+    spec's options (``river(street=half)`` = ``river --street half``)."""
+    for flag, (name, help_text) in GAME_OPTION_FLAGS.items():
+        p.add_argument(flag, default=None, help=f"{help_text}; alias of the spec option {name}")
 
 
 def game_options(args) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pokerdyn.commands.common import (add_game_option_arguments, emit_json, game_with_options, int_arg,
+from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, emit_json, game_with_options, int_arg,
                      parse_float)
 
 
@@ -46,7 +46,7 @@ METHODS: dict[str, Callable] = {"fp": _fp, "hedge": _hedge, "cfr+": _cfr_plus, "
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--method", default="fp", help=f"one of: {', '.join(METHODS)} (default fp)")
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=10_000,
