@@ -32,6 +32,7 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+@lru_cache(maxsize=1024)
 def get_game(name: str) -> Game:
     """The game named by the spec ``name`` (a registered name, ``name(key=value,...)`` or
     ``openspiel:<OpenSpiel game string>``); built once per canonical spec and cached."""
