@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("numeric.solve", "solve a game numerically (fictitious play, ...)"),
     "compare": ("numeric.compare",
                 "NashConv against iterations and time of several solvers on one game"),
+    "collusion": ("numeric.collusion",
+                  "payoffs under collusion: public, private, suspicious (Mercer sec. 5)"),
     "sweep": ("dynamics.sweep", "run a parameter sweep from a TOML file (local processes or dask)"),
     "ode": ("dynamics.ode",
             "ODE dynamics of adaptive players: trajectories, equilibria, first integrals"),

@@ -91,7 +91,15 @@ def estimator_name(x: Any, name: str) -> str:
 
 
 def game_name(x: Any, name: str) -> str:
+    """A registered game, or a spec of one (``river(street=half)``; games.catalog.spec)."""
     from games import GAMES
+    from games.catalog.registry import make_game
+    if isinstance(x, str) and "(" in x and x.split("(")[0].strip() in GAMES:
+        try:
+            make_game(x)  # checks the options
+        except GameError as exc:
+            raise GameError(f"{name}: {exc}") from None
+        return x
     return choice(*GAMES)(x, name)
 
 

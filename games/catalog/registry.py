@@ -1,11 +1,20 @@
-"""The explicit registry of games: name -> factory.  Adding a game is one line here."""
+"""The explicit registry of games: name -> factory.  Adding a game is one line here.
+
+Games are named by spec strings (games.catalog.spec, OpenSpiel's convention):
+``river(street=half,max_bets=2)``; ``openspiel:leduc_poker(players=3)`` imports an OpenSpiel
+game.  A built game's ``name`` is its canonical spec, options equal to the factory's defaults
+left out, so that output and exports name the exact variant.
+"""
 from __future__ import annotations
 
+import dataclasses
+import inspect
 from functools import lru_cache
 from typing import Any, Callable
 
 from games.catalog.kuhn import kuhn, kuhn3, kuhn3_third, skp
 from games.catalog.river import river
+from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, parse_spec
 from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
@@ -23,31 +32,94 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1024)
 def get_game(name: str) -> Game:
-    """The registered game ``name`` (built once, cached; games are immutable)."""
-    factory = GAMES.get(name)
-    if factory is None:
-        raise GameError(f"unknown game {name!r}; available: {', '.join(GAMES)}")
-    return factory()
+    """The game named by the spec ``name`` (a registered name, ``name(key=value,...)`` or
+    ``openspiel:<OpenSpiel game string>``); built once per canonical spec and cached."""
+    return make_game(name)
 
 
 def make_game(name: str, **options: Any) -> Game:
-    """The registered game ``name`` built with keyword ``options`` (see GAME_OPTIONS);
-    without options this is :func:`get_game`.  Option values must be hashable (tuples for
-    lists); games are cached per (name, options)."""
-    if not options:
-        return get_game(name)
-    if name not in GAMES:
-        get_game(name)  # raises the unknown-game error
-    allowed = GAME_OPTIONS.get(name, ())
-    for k in options:
+    """The game of the spec ``name`` built with its options and the keyword ``options``
+    (see GAME_OPTIONS); an option given both ways must agree.  Option values must be
+    hashable (tuples for lists); games are cached per canonical spec.
+
+    Raises GameError for an unknown game or option (listing the allowed ones) and, through
+    the factory, for a bad option value.
+    """
+    base, spec_opts = parse_spec(name)
+    if base.startswith(OPENSPIEL_PREFIX):
+        if options:
+            raise GameError(f"{name!r} is an OpenSpiel game: give its options inside "
+                            "OpenSpiel's game string, not as keywords")
+        return _openspiel(base[len(OPENSPIEL_PREFIX):])
+    for k, v in options.items():
+        if k in spec_opts and spec_opts[k] != v:
+            raise GameError(f"option {k} given twice for game {base!r}, with different values: "
+                            f"{format_spec('x', {k: spec_opts[k]})[2:-1]} in the spec, "
+                            f"{format_spec('x', {k: v})[2:-1]} as a flag or keyword")
+    opts = {**spec_opts, **options}
+    if base not in GAMES:
+        raise GameError(f"unknown game {base!r}; available: {', '.join(GAMES)} (or "
+                        f"{OPENSPIEL_PREFIX}<OpenSpiel game string>)")
+    allowed = GAME_OPTIONS.get(base, ())
+    for k in opts:
         if k not in allowed:
-            raise GameError(f"game {name!r} has no option {k!r} (options: "
+            raise GameError(f"game {base!r} has no option {k!r} (options: "
                             f"{', '.join(allowed) or 'none'})")
-    return _make_game(name, tuple(sorted(options.items())))
+    defaults = option_defaults(base)
+    kept = {k: v for k, v in opts.items() if not _same(v, defaults.get(k, _MISSING))}
+    return _make_game(base, tuple(sorted(kept.items())))
+
+
+_MISSING = object()
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of the same kind (``True`` is not the default ``1``)."""
+    if b is _MISSING or isinstance(a, bool) != isinstance(b, bool):
+        return False
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def option_defaults(name: str) -> dict[str, Any]:
+    """The default value of each option of the registered game ``name`` (read from its
+    factory's signature; options without a default are left out)."""
+    try:
+        sig = inspect.signature(GAMES[name])
+    except (TypeError, ValueError):
+        return {}
+    return {k: p.default for k, p in sig.parameters.items()
+            if k in GAME_OPTIONS.get(name, ()) and p.default is not inspect.Parameter.empty}
 
 
 @lru_cache(maxsize=256)
 def _make_game(name: str, options: tuple) -> Game:
-    return GAMES[name](**dict(options))
+    opts = dict(options)
+    spec = format_spec(name, opts)
+    try:
+        game = GAMES[name](**opts)
+    except GameError:
+        raise
+    except (TypeError, ValueError, ArithmeticError) as exc:  # a value of the wrong kind
+        raise GameError(f"{spec}: bad option value ({' '.join(str(exc).split())})") from None
+    return game if game.name == spec else dataclasses.replace(game, name=spec)
+
+
+@lru_cache(maxsize=8)
+def _openspiel(text: str) -> Game:
+    # the one place that imports the OpenSpiel loader (pyspiel is an optional extra)
+    try:
+        from games.io.openspiel import openspiel_game
+    except ImportError:
+        try:
+            from games.openspiel import openspiel_game
+        except ImportError:
+            raise GameError(f"{OPENSPIEL_PREFIX}{text}: OpenSpiel import is not available "
+                            "(install the package's openspiel extra)") from None
+    return openspiel_game(text)

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from games import Game, GameError, get_game
+from games import Game, GameError
 
 
 class UsageError(ValueError):
@@ -144,11 +144,22 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
     write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
 
 
-def load_game(name: str) -> Game:
-    """A registered game by name, or the game of a Gambit file when ``name`` ends in
-    ``.efg`` (a missing file, or one that is not a game, is one line naming it)."""
+GAME_HELP = ("game spec: name or name(key=value,...), e.g. 'river(street=half,max_bets=2)' "
+             "(quote it; `pokerdyn games` lists the options), "
+             "openspiel:<OpenSpiel game string>, or a Gambit .efg file")
+
+
+def load_game(name: str, **options: Any) -> Game:
+    """The game of a spec string (``river(street=half)``, ``openspiel:leduc_poker``; see
+    games.catalog.spec) built with the extra keyword ``options``, or the game of a Gambit
+    file when ``name`` ends in ``.efg`` (a missing file, or one that is not a game, is one
+    line naming it)."""
     if not name.lower().endswith(".efg"):
-        return get_game(name)
+        from games.catalog.registry import make_game
+
+        return make_game(name, **options)
+    if options:
+        raise GameError(f"game options ({', '.join(options)}) do not apply to the file {name!r}")
     from games.io.efg import game_from_efg
 
     try:
@@ -161,14 +172,15 @@ def load_game(name: str) -> Game:
         raise GameError(f"{name!r}: {exc}") from None
 
 
-def game_and_values(name: str, pot: str | None) -> tuple[Game, dict[str, float]]:
-    """The game (registered, or a .efg file) and its parameter values (``--pot`` sets
-    ``P``)."""
-    game = load_game(name)
+def game_and_values(name: str, pot: str | None,
+                    **options: Any) -> tuple[Game, dict[str, float]]:
+    """The game (a spec, or a .efg file; built with ``options``) and its parameter values
+    (``--pot`` sets ``P``)."""
+    game = load_game(name, **options)
     values: dict[str, float] = {}
     if pot is not None:
         if "P" not in game.param_names:
-            raise GameError(f"game {name!r} has no pot parameter P (parameters: "
+            raise GameError(f"game {game.name!r} has no pot parameter P (parameters: "
                             f"{', '.join(game.param_names) or 'none'})")
         values["P"] = float(parse_pot(pot, game))
     return game, values
@@ -206,9 +218,10 @@ GAME_OPTION_FLAGS: dict[str, tuple[str, str]] = {
 
 
 def add_game_option_arguments(p) -> None:
-    """Add the game-option flags (all default None = the game's default)."""
-    for flag, (_, help_text) in GAME_OPTION_FLAGS.items():
-        p.add_argument(flag, default=None, help=help_text)
+    """Add the game-option flags (all default None = the game's default), aliases of the
+    spec's options (``river(street=half)`` = ``river --street half``)."""
+    for flag, (name, help_text) in GAME_OPTION_FLAGS.items():
+        p.add_argument(flag, default=None, help=f"{help_text}; alias of the spec option {name}")
 
 
 def game_options(args) -> dict[str, Any]:
@@ -233,11 +246,6 @@ def game_options(args) -> dict[str, Any]:
 
 def game_with_options(args) -> tuple[Game, dict[str, float]]:
     """Like :func:`game_and_values` for ``args.game``/``args.pot``, building the game with
-    the game-option flags (games.catalog.registry.make_game)."""
-    from games.catalog.registry import make_game
-
-    opts = game_options(args)
-    game, values = game_and_values(args.game, getattr(args, "pot", None))
-    if opts and args.game.lower().endswith(".efg"):
-        raise GameError(f"game options ({', '.join(opts)}) do not apply to the file {args.game!r}")
-    return (make_game(args.game, **opts) if opts else game), values
+    the game-option flags, aliases of the spec's options (games.catalog.registry.make_game;
+    a flag and a spec option that disagree are an error)."""
+    return game_and_values(args.game, getattr(args, "pot", None), **game_options(args))

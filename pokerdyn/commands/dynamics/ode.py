@@ -4,11 +4,11 @@ payoff integrals, or (--analyze) the equilibria with their eigenvalues and the f
 integrals of the invariant planes."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import check_plot_file, emit_json, game_and_values, parse_float, parse_list
+from pokerdyn.commands.common import GAME_HELP, check_plot_file, emit_json, game_and_values, parse_float, parse_list
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--k", default=None, help="rates k per player, K1,K2,... (or one value); "
                    "default 1")

@@ -3,7 +3,7 @@ section 4.2): frequencies move by k times the payoff gradient at each player's e
 Mean payoffs are ex-showdown per round (with --deals 12: twice the 24-deal expectation)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import (SEED_MAX, check_plot_file, emit_json, game_and_values, int_arg, parse_int,
+from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, check_plot_file, emit_json, game_and_values, int_arg, parse_int,
                      parse_list)
 
 # rounds and window lengths: the bounds of the sweep experiment (dynamics/sweep/experiments)
@@ -13,7 +13,7 @@ MAX_L = 10**9
 
 def add_play_arguments(p) -> None:
     """Arguments shared with ``pokerdyn estimators``."""
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default="9", help="pot size P (default 9)")
     p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="random seed (default 0)")

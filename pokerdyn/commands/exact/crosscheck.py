@@ -7,12 +7,12 @@ GAME --pot P`; JSON indices are 0-based list positions.  A run farther than --to
 family, or a nonzero exact NashConv, is a failure: exit code 1."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import (SEED_MAX, emit_json, game_and_values, parse_float, parse_int,
+from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, emit_json, game_and_values, parse_float, parse_int,
                                       parse_pot)
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pots", default="1.5,2,3,5,6,9,12", help="comma-separated pot sizes")
     p.add_argument("--starts", default="10", help="random starts per pot (default 10)")
     p.add_argument("--iterations", default="20000", help="FP iterations per run (default 20000)")

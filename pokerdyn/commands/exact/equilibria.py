@@ -3,11 +3,11 @@
 Free parameters range over the set cut out by the listed constraints."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import emit_json
+from pokerdyn.commands.common import GAME_HELP, emit_json
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P (exact: 2.5 means 5/2)")
     p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from games import GameError
 
-from pokerdyn.commands.common import (add_game_option_arguments, atomic_write_text,
+from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, atomic_write_text,
                                       check_output_file, game_with_options, parse_pot)
 
 FORMATS = ("efg",)
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P, exact (9, 15/2 or 7.5)")
     p.add_argument("--format", required=True, help=f"output format ({', '.join(FORMATS)})")
     p.add_argument("file", help="output file ('-' for stdout)")

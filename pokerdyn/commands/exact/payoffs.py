@@ -2,11 +2,11 @@
 unless --pot is given)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import emit_json, game_and_values, parse_pot
+from pokerdyn.commands.common import GAME_HELP, emit_json, game_and_values, parse_pot
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P (default: symbolic)")
     p.add_argument("--json", action="store_true", help="print JSON")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from pokerdyn.commands.common import (add_game_option_arguments, check_plot_file, emit_json, game_with_options,
+from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, check_plot_file, emit_json, game_with_options,
                      int_arg, parse_float)
 
 ITER_MARKS = [10.0**k for k in range(0, 10)]
@@ -12,7 +12,7 @@ TIME_MARKS = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--methods", default="fp,hedge,cfr+",
                    help="comma-separated methods among fp, hedge, cfr+, cfr, lp "

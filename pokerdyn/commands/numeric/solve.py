@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from pokerdyn.commands.common import (add_game_option_arguments, emit_json, game_with_options, int_arg,
+from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, emit_json, game_with_options, int_arg,
                      parse_float)
 
 
@@ -46,7 +46,7 @@ METHODS: dict[str, Callable] = {"fp": _fp, "hedge": _hedge, "cfr+": _cfr_plus, "
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game")
+    p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--method", default="fp", help=f"one of: {', '.join(METHODS)} (default fp)")
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=10_000,
@@ -92,12 +92,15 @@ def run(args) -> int:
         strategy_to_dict(cg, res.strategy)
     out = {"game": game.name, "pot": values.get("P"), "method": args.method,
            "iterations": res.iterations, "seconds": res.seconds, "nash_conv": res.nash_conv,
+           "tol": args.tol, "converged": None if args.tol is None else bool(res.nash_conv <= args.tol),
            "expected_payoffs": [float(x) for x in res.expected_payoffs], "strategy": strategy}
     if args.json:
         emit_json(out)
         return 0
     print(f"{game.name}  method={args.method}  iterations={res.iterations}  "
-          f"time={res.seconds:.3f}s  NashConv={res.nash_conv:.3e}")
+          f"time={res.seconds:.3f}s  NashConv={res.nash_conv:.3e}"
+          + ("" if args.tol is None else
+             f"  ({'reached' if out['converged'] else 'did not reach'} tol={args.tol:g})"))
     print("expected payoffs: " + "  ".join(f"E{i + 1}={x:+.6f}"
                                             for i, x in enumerate(res.expected_payoffs)))
     for k, v in strategy.items():
