@@ -145,8 +145,14 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> None:
 
 
 def load_game(name: str) -> Game:
-    """A registered game by name, or the game of a Gambit file when ``name`` ends in
-    ``.efg`` (a missing file, or one that is not a game, is one line naming it)."""
+    """A registered game by name, an OpenSpiel game when ``name`` is
+    ``openspiel:<game string>`` (games.io.openspiel.openspiel_game, needs pyspiel), or the
+    game of a Gambit file when ``name`` ends in ``.efg`` (a missing file, or one that is not
+    a game, is one line naming it)."""
+    if name.startswith("openspiel:"):
+        from games.io.openspiel import openspiel_game
+
+        return openspiel_game(name)
     if not name.lower().endswith(".efg"):
         return get_game(name)
     from games.io.efg import game_from_efg
