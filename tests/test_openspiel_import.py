@@ -132,3 +132,17 @@ def test_missing_pyspiel(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)
     with pytest.raises(GameError, match=r"pip install 'pokerdyn\[openspiel\]'"):
         load_openspiel("kuhn_poker")
+
+
+@pytest.mark.parametrize("spec, n", [("kuhn_poker(players=3)", 200), ("leduc_poker", 20)])
+def test_cfr_plus_step_for_step_equal_to_openspiel(spec, n):
+    """pokerdyn's CFR+ on the imported game and OpenSpiel's C++ CFRPlusSolver on the original
+    are the same algorithm: equal NashConv of the average policy after n iterations."""
+    from solvers import cfr
+    game = pyspiel.load_game(spec)
+    solver = pyspiel.CFRPlusSolver(game)
+    for _ in range(n):
+        solver.evaluate_and_update_policy()
+    cg = compile_game(load_openspiel(spec))
+    assert cfr(cg, iterations=n).nash_conv == pytest.approx(
+        pyspiel.nash_conv(game, solver.average_policy()), abs=1e-10)
