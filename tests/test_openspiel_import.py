@@ -146,3 +146,58 @@ def test_cfr_plus_step_for_step_equal_to_openspiel(spec, n):
     cg = compile_game(load_openspiel(spec))
     assert cfr(cg, iterations=n).nash_conv == pytest.approx(
         pyspiel.nash_conv(game, solver.average_policy()), abs=1e-10)
+
+
+def test_unreadable_cache_file_is_rebuilt(tmp_path):
+    first = load_openspiel("kuhn_poker")
+    (path,) = (tmp_path / "openspiel").glob("*.npz")
+    path.write_bytes(b"PK\x03\x04 truncated zip")
+    again = load_openspiel("kuhn_poker", progress=True)
+    assert np.array_equal(first.payoffs, again.payoffs) and first.infosets == again.infosets
+    assert path.stat().st_size > 100  # written again
+
+
+class _FakeState:
+    """A one-player game whose two histories in one information set have different legal
+    actions (possible in a buggy OpenSpiel game; the import must refuse it)."""
+
+    def __init__(self, h=()):
+        self.h = h
+
+    def current_player(self):
+        return -1 if not self.h else (0 if len(self.h) == 1 else -4)
+
+    def chance_outcomes(self):
+        return [(0, 0.5), (1, 0.5)]
+
+    def information_state_string(self, player):
+        return "same"
+
+    def legal_actions(self):
+        return [0, 1] if self.h == (0,) else [0, 2]
+
+    def action_to_string(self, player, a):
+        return f"a{a}"
+
+    def child(self, a):
+        return _FakeState(self.h + (a,))
+
+    def returns(self):
+        return [0.0]
+
+
+class _FakeGame:
+    def num_players(self):
+        return 1
+
+    def new_initial_state(self):
+        return _FakeState()
+
+    def __str__(self):
+        return "fake"
+
+
+def test_information_set_with_two_legal_action_lists_is_refused():
+    from games.io.openspiel import _traverse
+    with pytest.raises(GameError, match=r"'P1:same'.*legal actions \[0, 1\] and \[0, 2\]"):
+        _traverse(_FakeGame(), 100, False)

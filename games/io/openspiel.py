@@ -17,6 +17,7 @@ import hashlib
 import json
 import os
 import re
+import zipfile
 from array import array
 from functools import lru_cache
 from pathlib import Path
@@ -82,6 +83,14 @@ def _check_supported(game) -> None:
         raise GameError(f"OpenSpiel game {name!r} provides no information_state_string")
 
 
+_MAX_EDGES = 32767  # edge indices are int16 (games.tree.Game)
+
+
+def _too_many_edges(game, n: int):
+    raise GameError(f"OpenSpiel game {game} has a node with {n} actions or chance outcomes; "
+                    f"at most {_MAX_EDGES} are allowed")
+
+
 def _traverse(game, max_nodes: int, progress: bool) -> dict:
     """Depth-first walk (parents before children) into flat arrays and information sets."""
     n_players = game.num_players()
@@ -110,6 +119,8 @@ def _traverse(game, max_nodes: int, progress: bool) -> dict:
             legal = s.legal_actions()
             I = index[cp].get(key)
             if I is None:
+                if len(legal) > _MAX_EDGES:
+                    _too_many_edges(game, len(legal))
                 I = index[cp][key] = len(labels)
                 labels.append(f"P{cp + 1}:{key}")
                 owners.append(cp)
@@ -133,6 +144,8 @@ def _traverse(game, max_nodes: int, progress: bool) -> dict:
             player.append(-1)
             infoset.append(-1)
             outs = s.chance_outcomes()
+            if len(outs) > _MAX_EDGES:
+                _too_many_edges(game, len(outs))
             for k in range(len(outs) - 1, -1, -1):
                 a, p = outs[k]
                 push((s.child(a), n, k, p))
@@ -182,8 +195,8 @@ def _load(path: Path) -> dict | None:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(z["meta"].tobytes().decode())
             arrays = {k: z[k] for k in z.files if k != "meta"}
-    except (OSError, ValueError, KeyError):
-        return None  # missing or unreadable: import again
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None  # missing, truncated or unreadable: import again
     return {"arrays": arrays, "meta": meta}
 
 
