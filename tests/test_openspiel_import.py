@@ -201,3 +201,16 @@ def test_information_set_with_two_legal_action_lists_is_refused():
     from games.io.openspiel import _traverse
     with pytest.raises(GameError, match=r"'P1:same'.*legal actions \[0, 1\] and \[0, 2\]"):
         _traverse(_FakeGame(), 100, False)
+
+
+def test_cli_games_and_solve_take_openspiel_names(capsys):
+    import json
+    from pokerdyn.cli import main
+    assert main(["games", "--json", "openspiel:kuhn_poker", "kuhn"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["game"], r["players"], r["nodes"], r["infosets"]) for r in rows] == \
+        [("openspiel:kuhn_poker", 2, 58, 12), ("kuhn", 2, 55, 12)]
+    assert main(["solve", "openspiel:kuhn_poker", "--method", "lp"]) == 0
+    assert "E1=-0.055556" in capsys.readouterr().out
+    assert main(["games", "openspiel:goofspiel"]) == 2
+    assert "simultaneous" in capsys.readouterr().err
