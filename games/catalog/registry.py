@@ -113,13 +113,8 @@ def _make_game(name: str, options: tuple) -> Game:
 
 @lru_cache(maxsize=8)
 def _openspiel(text: str) -> Game:
-    # the one place that imports the OpenSpiel loader (pyspiel is an optional extra)
-    try:
-        from games.io.openspiel import openspiel_game
-    except ImportError:
-        try:
-            from games.openspiel import openspiel_game
-        except ImportError:
-            raise GameError(f"{OPENSPIEL_PREFIX}{text}: OpenSpiel import is not available "
-                            "(install the package's openspiel extra)") from None
-    return openspiel_game(text)
+    # the one place that imports the OpenSpiel loader (pyspiel itself is an optional extra,
+    # imported inside; its absence is a GameError naming the extra)
+    from games.io.openspiel import openspiel_game
+
+    return openspiel_game(OPENSPIEL_PREFIX + text)

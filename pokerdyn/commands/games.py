@@ -9,16 +9,17 @@ imports an OpenSpiel game.  Every command that takes a GAME takes a spec (quote 
 shell); the per-game flags (``--street`` ...) are aliases of the options."""
 from __future__ import annotations
 
-from games import GAMES, get_game
+from games import GAMES
 from games.catalog.registry import GAME_OPTIONS, option_defaults
 from games.catalog.spec import format_value
 
-from pokerdyn.commands.common import emit_json
+from pokerdyn.commands.common import emit_json, load_game
 
 
 def add_arguments(p) -> None:
-    p.add_argument("game", nargs="?", default=None,
-                   help="a game spec to describe, e.g. 'river(street=half)' (default: list all)")
+    p.add_argument("names", nargs="*", metavar="GAME",
+                   help="game specs to describe, e.g. 'river(street=half)', "
+                        "openspiel:leduc_poker(players=3) or a .efg file (default: list all)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -36,15 +37,17 @@ def _options(name: str) -> dict[str, str | None]:
 
 def run(args) -> int:
     rows = []
-    for name in ([args.game] if args.game else GAMES):
-        g = get_game(name)
+    for name in args.names or GAMES:
+        g = load_game(name)
         base = name.split("(")[0].strip()
-        rows.append({"game": g.name, "players": g.n_players, "nodes": g.n_nodes,
-                     "infosets": g.n_infosets, "options": _options(base),
+        registered = base in GAMES
+        rows.append({"game": g.name if registered else name, "players": g.n_players,
+                     "nodes": g.n_nodes, "infosets": g.n_infosets,
+                     "options": _options(base) if registered else {},
                      "game_parameters": list(g.param_names),
                      "parameters": list(g.named_names), "description": g.description})
     if args.json:
-        emit_json(rows[0] if args.game else rows)
+        emit_json(rows[0] if len(args.names) == 1 else rows)
         return 0
     for r in rows:
         params = " ".join(r["parameters"]) if len(r["parameters"]) <= 8 else \
@@ -56,7 +59,7 @@ def run(args) -> int:
         if r["options"]:
             opts = ", ".join(k if v is None else f"{k}={v}" for k, v in r["options"].items())
             print(f"{'':<18}options (defaults): {opts}")
-    if not args.game:
+    if not args.names:
         print("\nA game is a spec: name or name(key=value,...), e.g. 'river(street=half,"
               "max_bets=2)'; 'openspiel:leduc_poker(players=3)' imports an OpenSpiel game.")
     return 0
