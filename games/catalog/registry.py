@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from games.catalog.kuhn import kuhn, kuhn3, kuhn3_third, skp
 from games.catalog.river import river
+from games.holdem.standard import leduc, mercer_mmh, mercer_smh
 from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
@@ -15,11 +16,17 @@ GAMES: dict[str, Callable[[], Game]] = {
     "kuhn3-third-full": lambda: kuhn3_third(full=True),
     "skp": skp,
     "river": river,
+    "mercer-smh": mercer_smh,
+    "mercer-mmh": mercer_mmh,
+    "leduc": leduc,
 }
 
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
     "river": ("dist1", "dist2", "street", "max_bets", "bet_size"),
+    "mercer-smh": ("players", "bet", "check", "collusion", "colluders"),
+    "mercer-mmh": ("players", "bet", "check", "collusion", "colluders"),
+    "leduc": ("players", "merge"),
 }
 
 
