@@ -190,83 +190,80 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     paths = deal_paths(deck, flat, merged)
     pub = _public_tree(rounds, n, stages)
 
-    # ---- tile the public tree over the deal paths
-    pkind = np.array(pub.kind, dtype=np.int8)
-    pdepth = np.array(pub.depth, dtype=np.int64)
-    pparent = np.array(pub.parent, dtype=np.int64)
-    pedge = np.array(pub.edge, dtype=np.int64)
-    pplayer = np.array(pub.player, dtype=np.int64)
-    npath = paths.counts
-    dbase = np.concatenate([[0], np.cumsum(npath)])
-    dpar = np.concatenate(paths.parent)
-    dedge = np.concatenate(paths.edge)
-    dprob = np.concatenate(paths.prob)
-    cnt = npath[pdepth]
-    off = np.concatenate([[0], np.cumsum(cnt)])
-    N = int(off[-1])
-    pub_of = np.repeat(np.arange(len(pkind), dtype=np.int64), cnt)
-    j = np.arange(N, dtype=np.int64) - off[pub_of]
-    kind = pkind[pub_of]
-    pp = pparent[pub_of]
-    root_or_dec = pedge[pub_of] >= 0
-    dep = pdepth[pub_of]
-    cat = dbase[dep] + j                       # index into the per-depth concatenations
-    parent = np.where(pp >= 0, off[np.maximum(pp, 0)] + np.where(root_or_dec, j, dpar[cat]), -1)
-    edge = np.where(root_or_dec, pedge[pub_of], np.where(pp >= 0, dedge[cat], 0))
-    prob = np.where(root_or_dec | (pp < 0), 1.0, dprob[cat])
-    del root_or_dec, pp
-
     # ---- information sets: (public decision node, view of its player at its depth)
     strong_team = team if collusion == "strong" else ()
     vids, vtabs = zip(*(views(paths, p, strong_team, deck.per_rank if merged else 0)
                         for p in range(n)))
-    vcat = np.stack([np.concatenate(v) for v in vids])          # (n, total paths)
-    nview = np.array([[len(t) for t in vt] for vt in vtabs])    # (n, depths)
-    dec = np.flatnonzero(pkind == DECISION)
-    isize = np.zeros(len(pkind), dtype=np.int64)
-    isize[dec] = nview[pplayer[dec], pdepth[dec]]
-    ibase = np.concatenate([[0], np.cumsum(isize)])[:-1]
-    player = np.where(kind == DECISION, pplayer[pub_of], -1)
-    isdec = kind == DECISION
-    infoset = np.full(N, -1, dtype=np.int64)
-    infoset[isdec] = ibase[pub_of[isdec]] + vcat[player[isdec], cat[isdec]]
-    del cat
     name_of = (lambda r: deck.rank_name(r)) if merged else deck.card_name
-    infosets = [Infoset(_label(name_of, flat, p, strong_team, view, pub.hist[v]), p,
-                        pub.actions[v])
-                for v in dec.tolist() for p in (pub.player[v],)
-                for view in vtabs[p][pub.depth[v]]]
+    ibase, infosets = {}, []
+    for v, k in enumerate(pub.kind):
+        if k == DECISION:
+            p, d = pub.player[v], pub.depth[v]
+            ibase[v] = len(infosets)
+            infosets.extend(Infoset(_label(name_of, flat, p, strong_team, view, pub.hist[v]), p,
+                                    pub.actions[v]) for view in vtabs[p][d])
 
-    # ---- payoffs: gross share of the pot minus own contributions
-    term_pub = np.flatnonzero(pkind == TERMINAL)
-    pcontrib = np.zeros((len(pkind), n))
-    pactive = np.zeros((len(pkind), n), dtype=bool)
-    for v in term_pub.tolist():
-        pcontrib[v] = [float(c) for c in pub.contrib[v]]
-        pactive[v] = pub.active[v]
-    D = len(flat)
-    sets = sorted({tuple(pub.active[v]) for v in term_pub.tolist() if sum(pub.active[v]) > 1})
-    set_id = np.full(len(pkind), -1, dtype=np.int64)
-    for v in term_pub.tolist():
-        if sum(pub.active[v]) > 1:
-            if pub.depth[v] != D:
-                raise AssertionError("showdown before all cards are dealt")
-            set_id[v] = sets.index(tuple(pub.active[v]))
+    # ---- payoff ingredients per terminal public node
+    sets = sorted({pub.active[v] for v, k in enumerate(pub.kind)
+                   if k == TERMINAL and sum(pub.active[v]) > 1})
     share_tab = _shares(deck, evaluator, paths, n, sets) if sets else None
-    tn = np.flatnonzero(kind == TERMINAL)
-    tp, tj = pub_of[tn], j[tn]
-    pot = pcontrib.sum(axis=1)
-    gross = np.where(pactive[tp], pot[tp, None], 0.0)        # one player left: the pot
-    sd = set_id[tp] >= 0
-    if sd.any():
-        gross[sd] = share_tab[set_id[tp[sd]], tj[sd]] * pot[tp[sd], None]
-    contrib = pcontrib[tp]
-    if collusion == "pot":
-        gross[:, team] = gross[:, team].mean(axis=1, keepdims=True)
-    pay = gross - contrib
-    if collusion in ("weak", "strong"):
-        pay[:, team] = pay[:, team].mean(axis=1, keepdims=True)
-    del gross, contrib, j, pub_of
+
+    def rows(v):
+        """Net payoffs of the terminal public node ``v`` for every deal path of its depth."""
+        contrib = np.array([float(c) for c in pub.contrib[v]])
+        pot = contrib.sum()
+        act = pub.active[v]
+        if sum(act) > 1:
+            if pub.depth[v] != len(flat):
+                raise AssertionError("showdown before all cards are dealt")
+            gross = share_tab[sets.index(act)] * pot
+        else:
+            gross = np.broadcast_to(np.array(act, dtype=np.float64) * pot,
+                                    (len(paths.cards[pub.depth[v]]), n)).copy()
+        if collusion == "pot":
+            gross[:, team] = gross[:, team].mean(axis=1, keepdims=True)
+        pay = gross - contrib
+        if collusion in ("weak", "strong"):
+            pay[:, team] = pay[:, team].mean(axis=1, keepdims=True)
+        return pay
+
+    # ---- tile: public node v stands for one node per deal path of its depth, in one block
+    npath = paths.counts
+    cnt = npath[np.array(pub.depth, dtype=np.int64)]
+    off = np.concatenate([[0], np.cumsum(cnt)])
+    N = int(off[-1])
+    if N >= 2**31:
+        raise GameError(f"the game has {N} nodes, more than the 2^31 - 1 of int32 indices")
+    kind = np.empty(N, dtype=np.int8)
+    parent = np.empty(N, dtype=np.int32)
+    edge = np.zeros(N, dtype=np.int16)
+    player = np.full(N, -1, dtype=np.int8)
+    infoset = np.full(N, -1, dtype=np.int32)
+    prob = np.ones(N, dtype=np.float64)
+    n_term = int(sum(cnt[v] for v, k in enumerate(pub.kind) if k == TERMINAL))
+    pay = np.empty((n_term, n), dtype=np.float64)
+    ar = np.arange(int(npath.max()), dtype=np.int64)
+    t = 0
+    for v, k in enumerate(pub.kind):
+        a, b = int(off[v]), int(off[v + 1])
+        d, u = pub.depth[v], pub.parent[v]
+        kind[a:b] = k
+        if u < 0:
+            parent[a:b] = -1
+        elif pub.edge[v] >= 0:                 # below a decision node: same deal path
+            parent[a:b] = off[u] + ar[:b - a]
+            edge[a:b] = pub.edge[v]
+        else:                                  # below a chance node: one more stage dealt
+            parent[a:b] = off[u] + paths.parent[d]
+            edge[a:b] = paths.edge[d]
+            prob[a:b] = paths.prob[d]
+        if k == DECISION:
+            p = pub.player[v]
+            player[a:b] = p
+            infoset[a:b] = ibase[v] + vids[p][d]
+        elif k == TERMINAL:
+            pay[t:t + b - a] = rows(v)
+            t += b - a
 
     return game_from_arrays(name, n, kind, parent, edge, player, infoset, infosets, prob, pay,
                             description=description)
