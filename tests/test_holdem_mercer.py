@@ -50,7 +50,9 @@ def test_2p_smh_sizes_are_those_of_the_public_tree_times_the_deals():
     g = mercer_smh(players=2)
     # 15 hole multisets for P1; P1: bet or fold; P2 (after a bet): call or fold
     assert g.n_infosets == 15 + 15 == 30
-    assert g.n_nodes == 4451
+    # chance P1 (1) + chance P2 (15) + per hole pair (225): P1, fold-end, P2, fold-end, board
+    # chance; then one showdown per (hole, hole, board) multiset path: 3310
+    assert g.n_nodes == 1 + 15 + 5 * 225 + 3310 == 4451
     labels = {I.label for I in g.infosets}
     assert {"P1:22|", "P2:35|b", "P2:66|b"} <= labels
     assert g.infosets[g.infoset_index("P2:35|b")].actions == ("c", "f")
@@ -112,6 +114,17 @@ def test_orbits_follow_the_java_betting_loop():
     # one player left: the game ends there (no board deal below "b f f")
     kinds = np.asarray(g.kind)
     assert (kinds == DECISION).sum() < (kinds == TERMINAL).sum()
+
+
+def test_last_orbit_keeps_the_java_prev_player_quirk():
+    """PokerGame.java's prevPlayer returns the player himself when the seat before him has
+    folded, so in the last orbit P3 may still bet after "P1 checks, P2 folds" (the bet is
+    never answered: the round's single orbit is over)."""
+    g = make_game("mercer-smh", players=3, check=True)
+    lab = {I.label: I for I in g.infosets}
+    assert lab["P3:22|k f"].actions == ("b", "k", "f")
+    assert lab["P3:22|k k"].actions == ("k", "f")
+    assert lab["P2:22|f"].actions == ("b", "k", "f")       # P2 leads once P1 has folded
 
 
 def test_check_option_adds_check_after_the_bets():
