@@ -163,6 +163,12 @@ def test_colluders_by_seat_and_registry_options():
         make_game("mercer-smh", players=3, collusion="weak", colluders=(1, 4))
     with pytest.raises(GameError, match="players=7"):
         make_game("mercer-mmh", players=7)
+    # options as a spec string gives them (text)
+    g = make_game("mercer-smh", players="3", collusion="weak", colluders="1,2", bet="2")
+    assert np.allclose(np.asarray(g.payoffs)[:, 0], np.asarray(g.payoffs)[:, 1])
+    assert np.asarray(g.payoffs).min() == -3          # ante 1 + bet 2
+    with pytest.raises(GameError, match=r"bet 0 is outside \(0"):
+        make_game("mercer-smh", bet=0)
 
 
 def test_bad_input_is_a_game_error_with_the_range():

@@ -2,6 +2,8 @@
 paper's code) and Leduc poker (OpenSpiel's ``leduc_poker`` rules)."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 from games.errors import GameError
 from games.holdem.betting import Round
 from games.holdem.build import build_game
@@ -14,6 +16,8 @@ LEDUC_RANKS = "JQKA" + "23456789T"             # J Q K (A ... for more players)
 
 
 def _players(players, allowed) -> int:
+    if isinstance(players, str) and players.isdigit():
+        players = int(players)
     if players not in allowed:
         raise GameError(f"players={players!r} is outside {{{', '.join(map(str, allowed))}}}")
     return int(players)
@@ -23,6 +27,9 @@ def _colluders(colluders, n: int):
     """1-based seats -> 0-based (GameError naming the seat and the range)."""
     if colluders is None:
         return None
+    if isinstance(colluders, str):   # "2,3" from a spec string
+        colluders = tuple(int(x) if x.strip().isdigit() else x.strip()
+                          for x in colluders.strip("()").split(",") if x.strip())
     seats = (colluders,) if isinstance(colluders, int) else tuple(colluders)
     for s in seats:
         if not isinstance(s, int) or not 1 <= s <= n:
@@ -31,13 +38,18 @@ def _colluders(colluders, n: int):
 
 
 def _mercer(kind: str, players, bet, check, collusion, colluders) -> Game:
-    n = _players(players, (2, 3, 4, 5) if kind == "smh" else (2, 3))
+    n = _players(players, (2, 3, 4) if kind == "smh" else (2, 3))
     if isinstance(check, str):
         check = {"true": True, "false": False}.get(check.lower(), check)
     if not isinstance(check, bool):
         raise GameError(f"check={check!r} is not a boolean")
     if collusion == "none":
         collusion = None
+    if isinstance(bet, str):
+        try:
+            bet = Fraction(bet)
+        except ValueError:
+            raise GameError(f"bet={bet!r} is not a number") from None
     if kind == "smh":
         rounds = (Round(ante=1, hole_cards=2, bets=(bet,), check=check, max_bets=1),
                   Round(shared_cards=2, bets=()))
