@@ -101,6 +101,18 @@ def test_2p_smh_value_to_player_2_by_lp():
     assert -res.value == pytest.approx(0.104194, abs=5e-6)
 
 
+def test_2p_smh_and_mmh_equilibria_by_lp():
+    """Mercer's paper: player 2 calls 35 about 97% of the time in 2P-SMH; 2P-MMH is worth
+    about 0.4 to player 2 (our rules: 0.419302).  The 35 call frequency is unique (38/39:
+    minimised and maximised over player 2's optimal plans, both 0.9744)."""
+    cg = compile_game(make_game("mercer-smh"))
+    res = solve_lp(cg)
+    i = cg.game.infoset_index("P2:35|b")
+    assert res.strategies[i][0] == pytest.approx(0.974, abs=5e-4)
+    assert -solve_lp(compile_game(make_game("mercer-mmh"))).value == pytest.approx(0.419302,
+                                                                                    abs=5e-6)
+
+
 def test_orbits_follow_the_java_betting_loop():
     g = make_game("mercer-mmh", players=3)
     lab = {I.label: I for I in g.infosets}
