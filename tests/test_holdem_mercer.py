@@ -26,10 +26,10 @@ def _mercer_key(ranks) -> tuple:
     return (cat,) + tuple(r for _, r in groups)
 
 
-def _brute_force_uniform_smh(ranks: int, copies: int) -> float:
+def _brute_force_uniform_smh(ranks: int, copies: int, bet: float = 4) -> float:
     """Player 1's expected payoff in 2-player SMH rules under the uniform profile, over every
     deal of distinct cards: P1 folds (-1) or bets; P2 folds (+1 to P1) or calls (showdown,
-    pot 10)."""
+    pot 2 + 2 bet)."""
     cards = [r for r in range(ranks) for _ in range(copies)]
     idx = range(len(cards))
     total, count = 0.0, 0
@@ -40,7 +40,7 @@ def _brute_force_uniform_smh(ranks: int, copies: int) -> float:
             for b in combinations(rest2, 2):
                 k1 = _mercer_key([cards[i] for i in h1 + b])
                 k2 = _mercer_key([cards[i] for i in h2 + b])
-                sd = 5.0 if k1 > k2 else -5.0 if k1 < k2 else 0.0
+                sd = (1 + bet) * ((k1 > k2) - (k1 < k2))
                 total += 0.5 * -1 + 0.25 * 1 + 0.25 * sd
                 count += 1
     return total / count
