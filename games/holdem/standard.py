@@ -7,12 +7,11 @@ from fractions import Fraction
 from games.errors import GameError
 from games.holdem.betting import Round
 from games.holdem.build import build_game
-from games.holdem.cards import Deck
+from games.holdem.cards import RANK_NAMES, Deck
 from games.holdem.evaluators import LeducEvaluator, MercerEvaluator
 from games.tree import Game
 
 MERCER_DECK = Deck(ranks=5, copies=4)          # ranks 2..6, four copies each
-LEDUC_RANKS = "JQKA" + "23456789T"             # J Q K (A ... for more players)
 
 
 def _players(players, allowed) -> int:
@@ -89,7 +88,9 @@ def leduc(players: int = 2, merge: bool = True) -> Game:
         merge = {"true": True, "false": False}.get(merge.lower(), merge)
     if not isinstance(merge, bool):
         raise GameError(f"merge={merge!r} is not a boolean")
-    deck = Deck(ranks=n + 1, suits=2, rank_names=LEDUC_RANKS)
+    # J Q K (A with 3 players); more players: the top ranks of a standard deck
+    names = "JQKA"[:n + 1] if n <= 3 else RANK_NAMES[13 - (n + 1):]
+    deck = Deck(ranks=n + 1, suits=2, rank_names=names)
     rounds = (Round(ante=1, hole_cards=1, bets=(2,), max_bets=2, style="limit"),
               Round(shared_cards=1, bets=(4,), max_bets=2, style="limit"))
     return build_game(deck, rounds, LeducEvaluator(), n, name="leduc", merge=merge,
