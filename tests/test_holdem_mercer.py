@@ -137,6 +137,11 @@ def test_last_orbit_keeps_the_java_prev_player_quirk():
     assert lab["P3:22|k f"].actions == ("b", "k", "f")
     assert lab["P3:22|k k"].actions == ("k", "f")
     assert lab["P2:22|f"].actions == ("b", "k", "f")       # P2 leads once P1 has folded
+    rounds = (Round(ante=1, hole_cards=2, bets=(4,), check=True, java_prev=False),
+              Round(shared_cards=2, bets=()))
+    lab = {I.label: I for I in build_game(Deck(5, copies=4), rounds, MercerEvaluator(), 3).infosets}
+    assert lab["P3:22|k f"].actions == ("k", "f")            # the intended rule
+    assert lab["P2:22|f"].actions == ("b", "k", "f")
 
 
 def test_check_option_adds_check_after_the_bets():

@@ -13,7 +13,8 @@ one betting round in one of two styles:
     checked).  The Java "previous player" is the seat just before, or the player himself when
     that seat has folded (``prevPlayer``'s loop runs ``i--``), so in the last orbit a player
     whose predecessor seat folded may still raise; we keep this quirk (it only matters with
-    3+ players and ``check=True``).
+    3+ players and ``check=True``); ``java_prev=False`` gives the intended rule (only the
+    first active player of the orbit may raise in the last orbit).
 ``"limit"`` (OpenSpiel's ``leduc_poker``): fold (only when facing a bet), call/check, raise
     by ``bets[0]`` while fewer than ``raise_cap`` raises were made this round, in that
     action order; the round ends when every active player has called since the last raise
@@ -54,6 +55,7 @@ class Round:
     style: str = "orbits"
     raise_cap: int | None = None
     first: int = 0
+    java_prev: bool = True
 
     def __post_init__(self):
         object.__setattr__(self, "bets", tuple(self.bets))
@@ -112,6 +114,11 @@ def _next_active(active, p):
     raise AssertionError("no active player")
 
 
+def _prev_active(active, p):
+    n = len(active)
+    return next(q for q in ((p - i) % n for i in range(1, n + 1)) if active[q])
+
+
 def _orbits(rnd: Round, active, contrib, nodes, exits):
     n = len(active)
     amounts = rnd.amounts
@@ -126,7 +133,10 @@ def _orbits(rnd: Round, active, contrib, nodes, exits):
             return
         nxt = _next_active(active, player)
         prev = (player - 1) % n
-        prev = prev if active[prev] else player      # Java's prevPlayer (see module doc)
+        if rnd.java_prev:
+            prev = prev if active[prev] else player  # Java's prevPlayer (see module doc)
+        else:
+            prev = _prev_active(active, player)
         next_orbit = orbit if rel(nxt) > rel(player) else orbit + 1
         no_raises = orbit + 1 == rnd.max_bets and rel(prev) < rel(player)
         top = max(contrib)
