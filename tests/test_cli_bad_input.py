@@ -78,7 +78,8 @@ def unknown_name(*allowed: str) -> st.SearchStrategy:
         lambda t: t not in allowed)
 
 
-GAMES = ("kuhn", "kuhn3", "kuhn3-third", "kuhn3-third-full", "skp", "river")
+GAMES = ("kuhn", "kuhn3", "kuhn3-third", "kuhn3-third-full", "skp", "river", "mercer-smh",
+         "mercer-mmh", "leduc")
 # 'corrected' is being added (issue 11, sec. "estimators"): never generated as a bad value
 ESTIMATORS = ("unbiased", "paper", "ml", "corrected")
 METHODS = ("fp", "hedge", "cfr+", "cfr", "lp")

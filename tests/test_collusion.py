@@ -153,7 +153,7 @@ def test_cli_collusion_text(registered, capsys):
 
 @pytest.mark.parametrize("argv, fragment", [
     (["kuhn3", "--kind", "weak"], "game 'kuhn3' has no collusion and colluders options; "
-                                  "games with them: kuhn3-test, kuhn-test"),
+                                  "games with them: mercer-smh, mercer-mmh, kuhn3-test"),
     (["kuhn-test", "--kind", "weak"], "needs a 3-player game; 'kuhn-test' has 2 players"),
     (["kuhn3-test(collusion=weak)", "--kind", "weak"], "leave collusion and colluders out"),
     (["kuhn3-test", "--kind", "strong"], "collusion='strong' is not one of none, weak"),

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from games.catalog.kuhn import kuhn, kuhn3, kuhn3_third, skp
 from games.catalog.river import river
 from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, parse_spec
+from games.holdem.standard import leduc, mercer_mmh, mercer_smh
 from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
@@ -24,11 +25,17 @@ GAMES: dict[str, Callable[[], Game]] = {
     "kuhn3-third-full": lambda: kuhn3_third(full=True),
     "skp": skp,
     "river": river,
+    "mercer-smh": mercer_smh,
+    "mercer-mmh": mercer_mmh,
+    "leduc": leduc,
 }
 
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
     "river": ("dist1", "dist2", "street", "max_bets", "bet_size"),
+    "mercer-smh": ("players", "bet", "check", "collusion", "colluders"),
+    "mercer-mmh": ("players", "bet", "check", "collusion", "colluders"),
+    "leduc": ("players", "merge"),
 }
 
 
