@@ -214,3 +214,10 @@ def test_cli_games_and_solve_take_openspiel_names(capsys):
     assert "E1=-0.055556" in capsys.readouterr().out
     assert main(["games", "openspiel:goofspiel"]) == 2
     assert "simultaneous" in capsys.readouterr().err
+
+
+def test_games_openspiel_is_the_public_face():
+    import games.io.openspiel as io_mod
+    import games.openspiel as face
+    assert face.load_openspiel is io_mod.load_openspiel
+    assert face.openspiel_game("openspiel:kuhn_poker") is io_mod.openspiel_game("openspiel:kuhn_poker")
