@@ -33,8 +33,10 @@ GAMES: dict[str, Callable[[], Game]] = {
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
     "river": ("dist1", "dist2", "street", "max_bets", "bet_size"),
-    "mercer-smh": ("players", "bet", "check", "collusion", "colluders"),
-    "mercer-mmh": ("players", "bet", "check", "collusion", "colluders"),
+    "mercer-smh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
+                   "max_bets", "ante"),
+    "mercer-mmh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
+                   "max_bets", "ante"),
     "leduc": ("players", "merge"),
 }
 

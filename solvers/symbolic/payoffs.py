@@ -15,6 +15,12 @@ from games import Game, GameError
 from games.strategy import symbolic_strategy
 from games.tree import CHANCE, DECISION
 
+# Symbolic expansion grows with the terminals times the terms of their reach products: 4,451
+# nodes (mercer-smh) take about 1 s, Leduc's 1,939 deeper nodes about 20 s, mercer-mmh's
+# 31,831 would take many minutes.  Larger games are refused at once (numeric solvers and
+# games.compiled work at any size).
+MAX_SYMBOLIC_NODES = 5_000
+
 _CACHE: "weakref.WeakKeyDictionary[Game, tuple[sp.Expr, ...]]" = weakref.WeakKeyDictionary()
 
 
@@ -22,10 +28,15 @@ def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tup
     """Expected payoff of each player, expanded, in the named parameters of ``game``.
 
     ``values`` substitutes game parameters exactly (``{"P": 9}`` -> rationals); missing
-    parameters stay symbolic.
+    parameters stay symbolic.  Raises GameError for a game of more than
+    ``MAX_SYMBOLIC_NODES`` nodes.
     """
     base = _CACHE.get(game)
     if base is None:
+        if game.n_nodes > MAX_SYMBOLIC_NODES:
+            raise GameError(f"game {game.name!r} has {game.n_nodes:,} nodes, more than the "
+                            f"{MAX_SYMBOLIC_NODES:,} of symbolic payoffs (payoffs, equilibria, "
+                            "ode); use pokerdyn solve")
         base = _derive(game)
         _CACHE[game] = base
     if not values:
