@@ -165,3 +165,31 @@ def test_build_notice_only_for_slow_work(capsys, monkeypatch):
     assert common.with_notice("building x", lambda: time.sleep(0.3) or 5, lambda r: f"{r} nodes") == 5
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "pokerdyn: building x ..." and err[1].startswith("pokerdyn: building x: 5 nodes in ")
+
+
+# --- exact commands on small builder games ------------------------------------------------
+
+def test_equilibria_of_a_small_builder_game_match_the_lp(capsys):
+    """Enumeration (exact, from the builder's float weights read back as rationals) and the
+    LP agree on the value of the 6-card SMH: 29/105 to player 2."""
+    import sympy as sp
+
+    spec = "mercer-smh(ranks=3,copies=2)"
+    assert main(["equilibria", spec, "--json"]) == 0
+    fams = json.loads(capsys.readouterr().out)["families"]
+    values = {sp.sympify(f["payoffs"][1]) for f in fams}
+    assert values == {sp.Rational(29, 105)}
+    assert main(["solve", spec, "--method", "lp", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["expected_payoffs"][1] == \
+        pytest.approx(29 / 105, abs=1e-12)
+
+
+def test_export_writes_card_removal_weights_exactly(capsys, tmp_path):
+    """First hole-card deal of SMH: a pair of one rank has C(4,2)/C(20,2) = 3/95, two given
+    ranks 4*4/190 = 8/95 (the format is told by the suffix)."""
+    out = tmp_path / "smh.efg"
+    assert main(["export", "mercer-smh", str(out)]) == 0
+    first = next(line for line in out.read_text().splitlines() if line.startswith("c "))
+    import sympy as sp
+    probs = [sp.Rational(t) for t in first.split("{")[1].split("}")[0].split()[1::2]]
+    assert probs[:2] == [sp.Rational(3, 95), sp.Rational(8, 95)] and sum(probs) == 1

@@ -9,9 +9,11 @@ from __future__ import annotations
 import weakref
 from typing import Any, Mapping
 
+import numpy as np
 import sympy as sp
 
 from games import Game, GameError
+from games.exact_values import exact_number
 from games.strategy import symbolic_strategy
 from games.tree import CHANCE, DECISION
 
@@ -50,6 +52,11 @@ def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tup
     return tuple(sp.expand(e.subs(subs)) for e in base)
 
 
+def _exact(x: Any) -> sp.Expr:
+    """Floats (builder and OpenSpiel games) as the rationals they round (games.exact_values)."""
+    return exact_number(x) if isinstance(x, (float, np.floating)) else sp.sympify(x)
+
+
 def _derive(game: Game) -> tuple[sp.Expr, ...]:
     probs = symbolic_strategy(game)
     reach: list[Any] = [sp.Integer(1)] * game.n_nodes
@@ -57,7 +64,7 @@ def _derive(game: Game) -> tuple[sp.Expr, ...]:
     for n in range(1, game.n_nodes):
         p = int(parent[n])
         if kind[p] == CHANCE:
-            w = sp.sympify(game.edge_prob[n])
+            w = _exact(game.edge_prob[n])
         elif kind[p] == DECISION:
             w = probs[int(infoset[p])][int(edge[n])]
         else:  # pragma: no cover - builder forbids it
@@ -65,6 +72,6 @@ def _derive(game: Game) -> tuple[sp.Expr, ...]:
         reach[n] = reach[p] * w
     totals = []
     for pl in range(game.n_players):
-        terms = [reach[int(t)] * sp.sympify(u[pl]) for t, u in zip(game.terminal_node, game.payoffs)]
+        terms = [reach[int(t)] * _exact(u[pl]) for t, u in zip(game.terminal_node, game.payoffs)]
         totals.append(sp.expand(sp.Add(*terms)))
     return tuple(totals)

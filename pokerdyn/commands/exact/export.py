@@ -13,7 +13,8 @@ FORMATS = ("efg",)
 def add_arguments(p) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P, exact (9, 15/2 or 7.5)")
-    p.add_argument("--format", required=True, help=f"output format ({', '.join(FORMATS)})")
+    p.add_argument("--format", default=None, help=f"output format ({', '.join(FORMATS)}; "
+                   "default: the file's suffix)")
     p.add_argument("file", help="output file ('-' for stdout)")
     add_game_option_arguments(p)
 
@@ -22,6 +23,13 @@ def run(args) -> int:
     import sys
 
     from games.io.efg import to_efg_exact
+    if args.format is None:
+        from pathlib import Path
+
+        args.format = Path(args.file).suffix.lstrip(".").lower()
+        if args.format not in FORMATS:
+            raise GameError(f"file={args.file!r}: the format is not told by the suffix; give "
+                            f"--format ({', '.join(FORMATS)}) or name the file *.efg")
     if args.format not in FORMATS:
         raise GameError(f"format={args.format!r} is not one of {', '.join(FORMATS)}")
     if args.file != "-":
