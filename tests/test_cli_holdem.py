@@ -193,3 +193,22 @@ def test_export_writes_card_removal_weights_exactly(capsys, tmp_path):
     import sympy as sp
     probs = [sp.Rational(t) for t in first.split("{")[1].split("}")[0].split()[1::2]]
     assert probs[:2] == [sp.Rational(3, 95), sp.Rational(8, 95)] and sum(probs) == 1
+
+
+def test_leduc_deck_options(capsys):
+    """OpenSpiel's deck (players + 1 ranks, 2 suits) is the default; a deck too small for
+    one card per player plus the board is refused."""
+    a, b = make_game("leduc(players=3)"), make_game("leduc(players=3,ranks=4,suits=2)")
+    assert a.n_nodes == b.n_nodes and a.infosets == b.infosets
+    assert np.array_equal(np.asarray(a.payoffs), np.asarray(b.payoffs))
+    assert _fails(capsys, ["games", "leduc(players=4,ranks=2)"]) == \
+        "players=4 with ranks=2, suits=2: the deal needs 5 cards, the deck has 4"
+    assert _fails(capsys, ["games", "leduc(suits=5)"]) == "suits=5 is outside [1, 4]"
+
+
+def test_export_refuses_huge_games_at_once(capsys, monkeypatch):
+    from pokerdyn.commands.exact import export
+
+    monkeypatch.setattr(export, "MAX_EXPORT_NODES", 4000)
+    assert _fails(capsys, ["export", "mercer-smh", "x.efg"]) == \
+        "game 'mercer-smh' has 4,451 nodes, more than the 4,000 that export writes"

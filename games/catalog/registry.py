@@ -37,7 +37,7 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
                    "max_bets", "ante"),
     "mercer-mmh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
                    "max_bets", "ante"),
-    "leduc": ("players", "merge"),
+    "leduc": ("players", "merge", "ranks", "suits"),
 }
 
 

@@ -133,20 +133,28 @@ def mercer_mmh(players: int = 2, bet=4, check: bool = False, collusion: str | No
                    ante)
 
 
-def leduc(players: int = 2, merge: bool = True) -> Game:
-    """Leduc poker as OpenSpiel's ``leduc_poker``: ``players + 1`` ranks x 2 suits, ante 1,
-    one private card each, limit betting (raise 2 then 4, at most 2 raises per round), one
-    public card.  ``merge=False`` deals distinct cards, one chance node per player, so that
-    histories and information sets match OpenSpiel's one to one."""
+def leduc(players: int = 2, merge: bool = True, ranks: int | None = None,
+          suits: int = 2) -> Game:
+    """Leduc poker as OpenSpiel's ``leduc_poker``: ``ranks`` (default ``players + 1``, as
+    OpenSpiel) ranks x ``suits`` suits, ante 1, one private card each, limit betting (raise 2
+    then 4, at most 2 raises per round), one public card.  ``merge=False`` deals distinct
+    cards, one chance node per player, so that histories and information sets match
+    OpenSpiel's one to one."""
     n = _players(players, tuple(range(2, 11)))
     merge = _bool("merge", merge)
-    # J Q K (A with 3 players); more players: the top ranks of a standard deck
-    names = "JQKA"[:n + 1] if n <= 3 else RANK_NAMES[13 - (n + 1):]
-    deck = Deck(ranks=n + 1, suits=2, rank_names=names)
+    ranks = n + 1 if ranks is None else _int("ranks", ranks, 1, MAX_RANKS)
+    suits = _int("suits", suits, 1, 4)
+    if n + 1 > ranks * suits:
+        raise GameError(f"players={n} with ranks={ranks}, suits={suits}: the deal needs "
+                        f"{n + 1} cards, the deck has {ranks * suits}")
+    # J Q K (A with 4 ranks); more ranks: the top ranks of a standard deck
+    names = "JQKA"[:ranks] if ranks <= 4 else RANK_NAMES[13 - ranks:]
+    deck = Deck(ranks=ranks, suits=suits, rank_names=names)
     rounds = (Round(ante=1, hole_cards=1, bets=(2,), max_bets=2, style="limit"),
               Round(shared_cards=1, bets=(4,), max_bets=2, style="limit"))
+    deck_text = "" if (ranks, suits) == (n + 1, 2) else f", {ranks} ranks x {suits} suits"
     return build_game(deck, rounds, LeducEvaluator(), n, name="leduc", merge=merge,
-                      description=f"{n}-player Leduc poker (OpenSpiel rules"
+                      description=f"{n}-player Leduc poker (OpenSpiel rules{deck_text}"
                                   f"{'' if merge else ', distinct cards'})")
 
 

@@ -18,7 +18,7 @@ from games.strategy import symbolic_strategy
 from games.tree import CHANCE, DECISION
 
 # Symbolic expansion grows with the terminals times the terms of their reach products: 4,451
-# nodes (mercer-smh) take about 1 s, Leduc's 1,939 deeper nodes about 20 s, mercer-mmh's
+# nodes (mercer-smh) take about 1 s, Leduc's 1,939 deeper nodes about 10 s, mercer-mmh's
 # 31,831 would take many minutes.  Larger games are refused at once (numeric solvers and
 # games.compiled work at any size).
 MAX_SYMBOLIC_NODES = 5_000
