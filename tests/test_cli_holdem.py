@@ -8,11 +8,14 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games import GameError
 from games.catalog.registry import make_game
 from games.holdem import Deck, build_game
 from games.holdem.betting import Round
+from games.tree import CHANCE
 from pokerdyn.cli import main
 from pokerdyn.commands import common
 from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
@@ -212,3 +215,23 @@ def test_export_refuses_huge_games_at_once(capsys, monkeypatch):
     monkeypatch.setattr(export, "MAX_EXPORT_NODES", 4000)
     assert _fails(capsys, ["export", "mercer-smh", "x.efg"]) == \
         "game 'mercer-smh' has 4,451 nodes, more than the 4,000 that export writes"
+
+
+@settings(max_examples=20, deadline=None)
+@given(ranks=st.integers(1, 4), copies=st.integers(1, 3), players=st.integers(2, 3))
+def test_deck_size_boundary(ranks, copies, players):
+    """A Mercer game builds exactly when the deck holds 2 hole cards each plus 2 shared; then
+    every chance node's probabilities sum to 1."""
+    spec = f"mercer-smh(players={players},ranks={ranks},copies={copies})"
+    need = 2 * players + 2
+    if need > ranks * copies:
+        with pytest.raises(GameError, match=f"the deal needs {need} cards, the deck has "
+                                            f"{ranks * copies}$"):
+            make_game(spec)
+        return
+    g = make_game(spec)
+    chance = np.flatnonzero(np.asarray(g.kind) == CHANCE)
+    parent = np.asarray(g.parent)
+    probs = np.asarray(g.edge_prob, dtype=float)
+    for c in chance[:50]:
+        assert probs[parent == c].sum() == pytest.approx(1.0, abs=1e-12)
