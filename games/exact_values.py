@@ -2,17 +2,29 @@
 checked against the game's domains (for exact payoffs, export and dominance at a fixed pot)."""
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any, Mapping
 
+import numpy as np
 import sympy as sp
 
 from games.compiled import check_values
 from games.tree import Game, GameError
 
 
+FLOAT_DENOMINATOR = 10**9
+
+
 def exact_number(x: Any, what: str = "value") -> sp.Rational:
-    """``x`` as an exact rational: strings like ``"15/2"`` or ``"7.5"``, ints, floats (by their
-    shortest decimal, 0.1 -> 1/10) and sympy rationals; else GameError naming the value."""
+    """``x`` as an exact rational: strings like ``"15/2"`` or ``"7.5"``, ints, floats and
+    sympy rationals; else GameError naming the value.  A float is the rational of denominator
+    at most FLOAT_DENOMINATOR whose nearest float it is (3/95 from the builder's card-removal
+    weights, 0.1 -> 1/10), else its shortest decimal."""
+    if isinstance(x, (float, np.floating)) and math.isfinite(x):
+        f = Fraction(float(x)).limit_denominator(FLOAT_DENOMINATOR)
+        if float(f) == float(x):
+            return sp.Rational(f.numerator, f.denominator)
     if isinstance(x, sp.Basic):
         if x.is_Rational:
             return x

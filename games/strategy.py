@@ -90,6 +90,22 @@ def strategy_to_dict(cg: CompiledGame, sigma: NDArray[np.float64]) -> dict[str, 
     return out
 
 
+def strategy_by_infoset(cg: CompiledGame,
+                        sigma: NDArray[np.float64]) -> dict[str, dict[str, float]]:
+    """``{"<infoset label>": {"<action>": probability}}`` for every information set."""
+    return {I.label: {act: float(sigma[i, a]) for a, act in enumerate(I.actions)}
+            for i, I in enumerate(cg.game.infosets)}
+
+
+def has_declared_names(game) -> bool:
+    """Whether some named parameter was named by the game's author (``b_J``), not made up
+    from its information-set label (``x2_35_b_f``: builder, OpenSpiel and .efg games)."""
+    from games.tree import _auto_name
+
+    return any(p.name != _auto_name(game.infosets[game.infoset_index(p.infoset)], p.action)
+               for p in game.named)
+
+
 def check_strategy(cg: CompiledGame, sigma: NDArray[np.float64], atol: float = 1e-9) -> None:
     """Raise GameError unless ``sigma`` is a valid behaviour profile of ``cg``."""
     sigma = np.asarray(sigma)

@@ -37,7 +37,7 @@ def test_solve_skp_ends_near_a_published_equilibrium(capsys):
     assert rc == 0
     d = json.loads(out)
     assert set(d) == {"game", "pot", "method", "iterations", "seconds", "nash_conv",
-                      "expected_payoffs", "strategy", "tol", "converged"}
+                      "expected_payoffs", "strategy", "tol", "converged", "strategy_file"}
     assert d["game"] == "skp" and d["pot"] == 9 and d["method"] == "fp"
     assert d["iterations"] == 100_000 and d["nash_conv"] < 1e-3
     s = d["strategy"]

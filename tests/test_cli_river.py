@@ -17,7 +17,7 @@ def test_solve_river_lp_with_options(capsys):
                          "--bet-size", "0.5", "--json"])
     # the JSON keys of `solve` are unchanged
     assert set(out) == {"game", "pot", "method", "iterations", "seconds", "nash_conv",
-                        "expected_payoffs", "strategy", "tol", "converged"}
+                        "expected_payoffs", "strategy", "tol", "converged", "strategy_file"}
     assert out["expected_payoffs"][0] == pytest.approx(0.035, abs=2e-3)  # Papadopoulos 4.1
     assert out["nash_conv"] == pytest.approx(0, abs=1e-9)
 

@@ -184,7 +184,7 @@ def test_colluders_by_seat_and_registry_options():
     g = make_game("mercer-smh(players=3,collusion=weak,colluders=(1,2),bet=2)")
     assert np.allclose(np.asarray(g.payoffs)[:, 0], np.asarray(g.payoffs)[:, 1])
     assert np.asarray(g.payoffs).min() == -3          # ante 1 + bet 2
-    with pytest.raises(GameError, match=r"bet 0 is outside \(0"):
+    with pytest.raises(GameError, match=r"bet=0 is outside \(0"):
         make_game("mercer-smh", bet=0)
 
 

@@ -33,9 +33,11 @@ GAMES: dict[str, Callable[[], Game]] = {
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
     "river": ("dist1", "dist2", "street", "max_bets", "bet_size"),
-    "mercer-smh": ("players", "bet", "check", "collusion", "colluders"),
-    "mercer-mmh": ("players", "bet", "check", "collusion", "colluders"),
-    "leduc": ("players", "merge"),
+    "mercer-smh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
+                   "max_bets", "ante"),
+    "mercer-mmh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
+                   "max_bets", "ante"),
+    "leduc": ("players", "merge", "ranks", "suits"),
 }
 
 

@@ -36,65 +36,125 @@ def _colluders(colluders, n: int):
     return tuple(s - 1 for s in seats)
 
 
-def _mercer(kind: str, players, bet, check, collusion, colluders) -> Game:
+def _bool(name: str, value) -> bool:
+    if isinstance(value, str):
+        value = {"true": True, "false": False}.get(value.lower(), value)
+    if not isinstance(value, bool):
+        raise GameError(f"{name}={value!r} is not a boolean (true or false)")
+    return value
+
+
+def _int(name: str, value, low: int, high: int | None = None) -> int:
+    """An integer option in ``[low, high]`` (GameError naming the value and the range)."""
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        value = int(value)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    rng = f"[{low}, {'inf)' if high is None else f'{high}]'}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameError(f"{name}={value!r} is not an integer; allowed: integers in {rng}")
+    if value < low or (high is not None and value > high):
+        raise GameError(f"{name}={value} is outside {rng}")
+    return value
+
+
+def _amount(name: str, value, positive: bool) -> Fraction:
+    """A chip amount: > 0 (``positive``) or >= 0, exact (decimals as written)."""
+    if isinstance(value, bool):
+        value = str(value)
+    try:
+        x = Fraction(str(value)) if not isinstance(value, Fraction) else value
+    except (TypeError, ValueError, ZeroDivisionError):
+        raise GameError(f"{name}={value!r} is not a number") from None
+    if x < 0 or (positive and x == 0):
+        raise GameError(f"{name}={value} is outside {'(0' if positive else '[0'}, inf)")
+    return x
+
+
+def _text(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else str(x)
+
+
+# Options of the Mercer games and their defaults (the paper's PokerGames.java: a 20-card deck
+# of ranks 2..6 with 4 copies each, ante 1, bet 4; SMH one orbit, MMH two per round).
+MAX_RANKS = len(RANK_NAMES)
+
+
+def _mercer(kind: str, players, bet, check, collusion, colluders, ranks, copies, max_bets,
+            ante) -> Game:
     n = _players(players, (2, 3, 4) if kind == "smh" else (2, 3))
-    if isinstance(check, str):
-        check = {"true": True, "false": False}.get(check.lower(), check)
-    if not isinstance(check, bool):
-        raise GameError(f"check={check!r} is not a boolean")
+    check = _bool("check", check)
+    ranks = _int("ranks", ranks, 1, MAX_RANKS)
+    copies = _int("copies", copies, 1)
+    max_bets = _int("max_bets", max_bets, 1)
+    bet = _amount("bet", bet, positive=True)
+    ante = _amount("ante", ante, positive=False)
+    need = 2 * n + 2
+    if need > ranks * copies:
+        raise GameError(f"players={n} with ranks={ranks}, copies={copies}: the deal needs "
+                        f"{need} cards, the deck has {ranks * copies}")
     if collusion == "none":
         collusion = None
-    if isinstance(bet, str):
-        try:
-            bet = Fraction(bet)
-        except ValueError:
-            raise GameError(f"bet={bet!r} is not a number") from None
+    deck = Deck(ranks=ranks, copies=copies)
     if kind == "smh":
-        rounds = (Round(ante=1, hole_cards=2, bets=(bet,), check=check, max_bets=1),
+        rounds = (Round(ante=ante, hole_cards=2, bets=(bet,), check=check, max_bets=max_bets),
                   Round(shared_cards=2, bets=()))
     else:
-        rounds = (Round(ante=1, hole_cards=2, bets=(bet,), check=check, max_bets=2),
-                  Round(shared_cards=2, bets=(bet,), check=check, max_bets=2))
-    name = f"mercer-{kind}"
-    opts = [f"players={n}"] + ([f"bet={bet}"] if bet != 4 else []) + \
-        (["check=true"] if check else []) + ([f"collusion={collusion}"] if collusion else [])
+        rounds = (Round(ante=ante, hole_cards=2, bets=(bet,), check=check, max_bets=max_bets),
+                  Round(shared_cards=2, bets=(bet,), check=check, max_bets=max_bets))
+    default_bets = 1 if kind == "smh" else 2
+    opts = [f"players={n}"] + ([f"bet={_text(bet)}"] if bet != 4 else []) + \
+        (["check=true"] if check else []) + ([f"collusion={collusion}"] if collusion else []) + \
+        ([f"max_bets={max_bets}"] if max_bets != default_bets else [])
+    top = deck.rank_name(ranks - 1)
     desc = (f"{n}-player {'Simple' if kind == 'smh' else 'Multiround'} Mercer Hold'em "
-            f"({', '.join(opts)}): 20 cards (ranks 2-6, 4 each), ante 1, bet {bet}")
-    return build_game(MERCER_DECK, rounds, MercerEvaluator(), n, name=name,
+            f"({', '.join(opts)}): {ranks * copies} cards (ranks 2-{top}, {copies} each), "
+            f"ante {_text(ante)}, bet {_text(bet)}")
+    return build_game(deck, rounds, MercerEvaluator(), n, name=f"mercer-{kind}",
                       collusion=collusion, colluders=_colluders(colluders, n), description=desc)
 
 
 def mercer_smh(players: int = 2, bet=4, check: bool = False, collusion: str | None = None,
-               colluders=None) -> Game:
-    """Simple Mercer Hold'em: ante 1, two hole cards, one orbit of betting (bet ``bet``, or
-    fold), two shared cards, showdown with Mercer's 4-card ranking."""
-    return _mercer("smh", players, bet, check, collusion, colluders)
+               colluders=None, ranks: int = 5, copies: int = 4, max_bets: int = 1,
+               ante=1) -> Game:
+    """Simple Mercer Hold'em: ante ``ante``, two hole cards, ``max_bets`` orbits of betting
+    (bet ``bet``, or fold), two shared cards, showdown with Mercer's 4-card ranking; the
+    deck has ``ranks`` ranks (2, 3, ...) of ``copies`` cards each."""
+    return _mercer("smh", players, bet, check, collusion, colluders, ranks, copies, max_bets,
+                   ante)
 
 
 def mercer_mmh(players: int = 2, bet=4, check: bool = False, collusion: str | None = None,
-               colluders=None) -> Game:
-    """Multiround Mercer Hold'em: as SMH with two orbits of betting before and after the two
-    shared cards."""
-    return _mercer("mmh", players, bet, check, collusion, colluders)
+               colluders=None, ranks: int = 5, copies: int = 4, max_bets: int = 2,
+               ante=1) -> Game:
+    """Multiround Mercer Hold'em: as SMH with ``max_bets`` (default two) orbits of betting
+    before and after the two shared cards."""
+    return _mercer("mmh", players, bet, check, collusion, colluders, ranks, copies, max_bets,
+                   ante)
 
 
-def leduc(players: int = 2, merge: bool = True) -> Game:
-    """Leduc poker as OpenSpiel's ``leduc_poker``: ``players + 1`` ranks x 2 suits, ante 1,
-    one private card each, limit betting (raise 2 then 4, at most 2 raises per round), one
-    public card.  ``merge=False`` deals distinct cards, one chance node per player, so that
-    histories and information sets match OpenSpiel's one to one."""
+def leduc(players: int = 2, merge: bool = True, ranks: int | None = None,
+          suits: int = 2) -> Game:
+    """Leduc poker as OpenSpiel's ``leduc_poker``: ``ranks`` (default ``players + 1``, as
+    OpenSpiel) ranks x ``suits`` suits, ante 1, one private card each, limit betting (raise 2
+    then 4, at most 2 raises per round), one public card.  ``merge=False`` deals distinct
+    cards, one chance node per player, so that histories and information sets match
+    OpenSpiel's one to one."""
     n = _players(players, tuple(range(2, 11)))
-    if isinstance(merge, str):
-        merge = {"true": True, "false": False}.get(merge.lower(), merge)
-    if not isinstance(merge, bool):
-        raise GameError(f"merge={merge!r} is not a boolean")
-    # J Q K (A with 3 players); more players: the top ranks of a standard deck
-    names = "JQKA"[:n + 1] if n <= 3 else RANK_NAMES[13 - (n + 1):]
-    deck = Deck(ranks=n + 1, suits=2, rank_names=names)
+    merge = _bool("merge", merge)
+    ranks = n + 1 if ranks is None else _int("ranks", ranks, 1, MAX_RANKS)
+    suits = _int("suits", suits, 1, 4)
+    if n + 1 > ranks * suits:
+        raise GameError(f"players={n} with ranks={ranks}, suits={suits}: the deal needs "
+                        f"{n + 1} cards, the deck has {ranks * suits}")
+    # J Q K (A with 4 ranks); more ranks: the top ranks of a standard deck
+    names = "JQKA"[:ranks] if ranks <= 4 else RANK_NAMES[13 - ranks:]
+    deck = Deck(ranks=ranks, suits=suits, rank_names=names)
     rounds = (Round(ante=1, hole_cards=1, bets=(2,), max_bets=2, style="limit"),
               Round(shared_cards=1, bets=(4,), max_bets=2, style="limit"))
+    deck_text = "" if (ranks, suits) == (n + 1, 2) else f", {ranks} ranks x {suits} suits"
     return build_game(deck, rounds, LeducEvaluator(), n, name="leduc", merge=merge,
-                      description=f"{n}-player Leduc poker (OpenSpiel rules"
+                      description=f"{n}-player Leduc poker (OpenSpiel rules{deck_text}"
                                   f"{'' if merge else ', distinct cards'})")
 
 

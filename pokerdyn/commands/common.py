@@ -157,7 +157,8 @@ def load_game(name: str, **options: Any) -> Game:
     if not name.lower().endswith(".efg"):
         from games.catalog.registry import make_game
 
-        return make_game(name, **options)
+        return with_notice(f"building {name}", lambda: make_game(name, **options),
+                           lambda g: f"{g.n_nodes:,} nodes")
     if options:
         raise GameError(f"game options ({', '.join(options)}) do not apply to the file {name!r}")
     from games.io.efg import game_from_efg
@@ -170,6 +171,54 @@ def load_game(name: str, **options: Any) -> Game:
         return game_from_efg(text, Path(name).stem)
     except GameError as exc:
         raise GameError(f"{name!r}: {exc}") from None
+
+
+NOTICE_AFTER_S = 1.0  # long steps (a large game's build) say so on stderr after this
+
+
+def with_notice(what: str, work: Callable[[], Any], summary: Callable[[Any], str]) -> Any:
+    """``work()``; when it runs longer than NOTICE_AFTER_S, one line ``what ...`` on stderr
+    (from a timer thread, so quick work prints nothing), then ``what: summary(result) in
+    T s`` when done.  Library code prints nothing: the CLI wraps its long steps in this."""
+    import threading
+    import time
+
+    shown = threading.Event()
+
+    def notice():
+        shown.set()
+        print(f"pokerdyn: {what} ...", file=sys.stderr, flush=True)
+
+    t0 = time.perf_counter()
+    timer = threading.Timer(NOTICE_AFTER_S, notice)
+    timer.daemon = True
+    timer.start()
+    try:
+        out = work()
+    finally:
+        timer.cancel()
+        timer.join()  # a notice being printed finishes before the summary
+    if shown.is_set():
+        print(f"pokerdyn: {what}: {summary(out)} in {time.perf_counter() - t0:.1f} s",
+              file=sys.stderr, flush=True)
+    return out
+
+
+def refuse_lp_beyond_two_players(spec: str) -> None:
+    """The LP solver's player check, from the spec's ``players`` option before any build
+    (a large game's build would come first; the solver checks the built game again)."""
+    from games.catalog.spec import parse_spec
+
+    if spec.lower().endswith(".efg"):
+        return
+    try:
+        _, opts = parse_spec(spec)
+    except GameError:
+        return  # the build reports a bad spec
+    p = opts.get("players")
+    if isinstance(p, int) and not isinstance(p, bool) and p != 2:
+        raise GameError(f"the LP solver needs a 2-player zero-sum game; {spec!r} has {p} "
+                        "players (use fp, hedge or cfr+)")
 
 
 def game_and_values(name: str, pot: str | None,

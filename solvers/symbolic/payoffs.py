@@ -9,11 +9,19 @@ from __future__ import annotations
 import weakref
 from typing import Any, Mapping
 
+import numpy as np
 import sympy as sp
 
 from games import Game, GameError
+from games.exact_values import exact_number
 from games.strategy import symbolic_strategy
 from games.tree import CHANCE, DECISION
+
+# Symbolic expansion grows with the terminals times the terms of their reach products: 4,451
+# nodes (mercer-smh) take about 1 s, Leduc's 1,939 deeper nodes about 10 s, mercer-mmh's
+# 31,831 would take many minutes.  Larger games are refused at once (numeric solvers and
+# games.compiled work at any size).
+MAX_SYMBOLIC_NODES = 5_000
 
 _CACHE: "weakref.WeakKeyDictionary[Game, tuple[sp.Expr, ...]]" = weakref.WeakKeyDictionary()
 
@@ -22,10 +30,15 @@ def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tup
     """Expected payoff of each player, expanded, in the named parameters of ``game``.
 
     ``values`` substitutes game parameters exactly (``{"P": 9}`` -> rationals); missing
-    parameters stay symbolic.
+    parameters stay symbolic.  Raises GameError for a game of more than
+    ``MAX_SYMBOLIC_NODES`` nodes.
     """
     base = _CACHE.get(game)
     if base is None:
+        if game.n_nodes > MAX_SYMBOLIC_NODES:
+            raise GameError(f"game {game.name!r} has {game.n_nodes:,} nodes, more than the "
+                            f"{MAX_SYMBOLIC_NODES:,} of symbolic payoffs (payoffs, equilibria, "
+                            "ode); use pokerdyn solve")
         base = _derive(game)
         _CACHE[game] = base
     if not values:
@@ -39,6 +52,11 @@ def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tup
     return tuple(sp.expand(e.subs(subs)) for e in base)
 
 
+def _exact(x: Any) -> sp.Expr:
+    """Floats (builder and OpenSpiel games) as the rationals they round (games.exact_values)."""
+    return exact_number(x) if isinstance(x, (float, np.floating)) else sp.sympify(x)
+
+
 def _derive(game: Game) -> tuple[sp.Expr, ...]:
     probs = symbolic_strategy(game)
     reach: list[Any] = [sp.Integer(1)] * game.n_nodes
@@ -46,7 +64,7 @@ def _derive(game: Game) -> tuple[sp.Expr, ...]:
     for n in range(1, game.n_nodes):
         p = int(parent[n])
         if kind[p] == CHANCE:
-            w = sp.sympify(game.edge_prob[n])
+            w = _exact(game.edge_prob[n])
         elif kind[p] == DECISION:
             w = probs[int(infoset[p])][int(edge[n])]
         else:  # pragma: no cover - builder forbids it
@@ -54,6 +72,6 @@ def _derive(game: Game) -> tuple[sp.Expr, ...]:
         reach[n] = reach[p] * w
     totals = []
     for pl in range(game.n_players):
-        terms = [reach[int(t)] * sp.sympify(u[pl]) for t, u in zip(game.terminal_node, game.payoffs)]
+        terms = [reach[int(t)] * _exact(u[pl]) for t, u in zip(game.terminal_node, game.payoffs)]
         totals.append(sp.expand(sp.Add(*terms)))
     return tuple(totals)

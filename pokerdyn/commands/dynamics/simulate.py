@@ -3,8 +3,8 @@ section 4.2): frequencies move by k times the payoff gradient at each player's e
 Mean payoffs are ex-showdown per round (with --deals 12: twice the 24-deal expectation)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, check_plot_file, emit_json, game_and_values, int_arg, parse_int,
-                     parse_list)
+from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, check_plot_file, emit_json,
+                                     game_and_values, int_arg, load_game, parse_int, parse_list)
 
 # rounds and window lengths: the bounds of the sweep experiment (dynamics/sweep/experiments)
 MAX_ROUNDS = 10**13
@@ -53,6 +53,10 @@ def play_setup(args):
     from dynamics.play.tables import deal_counts
     from games import GameError
 
+    game = load_game(args.game)
+    if "P" not in game.param_names:  # the repeated-play model is Billingham's (pot P)
+        raise GameError(f"{args.command} plays games with a pot parameter P (skp, kuhn3-third); "
+                        f"{game.name!r} has none")
     game, values = game_and_values(args.game, args.pot)
     if args.estimator not in ESTIMATORS:
         raise GameError(f"unknown estimator {args.estimator!r}; allowed: "

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 
-from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, check_plot_file, emit_json, game_with_options,
-                     int_arg, parse_float)
+from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, check_plot_file,
+                                     emit_json, game_with_options, int_arg, parse_float,
+                                     refuse_lp_beyond_two_players)
 
 ITER_MARKS = [10.0**k for k in range(0, 10)]
 TIME_MARKS = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]
@@ -45,6 +46,8 @@ def run(args) -> int:
         check_plot_file(args.plot)
     seconds = parse_float(args.seconds, "seconds", low=0, low_open=True)
     tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
+    if "lp" in methods:
+        refuse_lp_beyond_two_players(args.game)
     game, values = game_with_options(args)
     cg = compile_game(game, values)
     results = compare(cg, methods, seconds=seconds, iterations=args.iterations, tol=tol,

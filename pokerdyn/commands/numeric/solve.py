@@ -1,12 +1,20 @@
 """Solve a game numerically and report NashConv, expected payoffs and the strategy.
 
+The strategy is keyed by the game's named parameters (``b_J``) when its author named them,
+else (builder, OpenSpiel and .efg games) by information-set label, then action
+(``{"P2:35|b": {"c": 0.97, "f": 0.03}}``).  ``--strategy-out FILE`` writes it (JSON, atomically)
+to FILE instead of stdout; the text output lists at most PRINT_LIMIT entries.
+
 Methods are looked up in METHODS (name -> function(cg, args) -> SolverResult)."""
 from __future__ import annotations
 
 from typing import Callable
 
-from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, emit_json, game_with_options, int_arg,
-                     parse_float)
+from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, atomic_write_text,
+                                     check_output_file, emit_json, game_with_options, int_arg,
+                                     parse_float, refuse_lp_beyond_two_players)
+
+PRINT_LIMIT = 60  # strategy lines of the text output
 
 
 def _fp(cg, args):
@@ -58,6 +66,9 @@ def add_arguments(p) -> None:
                    help="starting strategy: named parameters in [0, 1], e.g. b_J=0.3,c_K=0.5 "
                         "(others uniform); methods read it as args.sigma0")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--strategy-out", default=None, metavar="FILE",
+                   help="write the full strategy as JSON to FILE (written atomically) instead "
+                        "of printing it")
     add_game_option_arguments(p)
 
 
@@ -77,23 +88,35 @@ def parse_init(text: str | None) -> dict[str, str]:
 
 
 def run(args) -> int:
+    import json
+
     from games import GameError, compile_game
-    from games.strategy import params_from_strategy, strategy_from_params, strategy_to_dict
+    from games.strategy import (has_declared_names, params_from_strategy, strategy_by_infoset,
+                                strategy_from_params)
 
     if args.method not in METHODS:
         raise GameError(f"unknown method {args.method!r}; allowed: {', '.join(METHODS)}")
     args.tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
+    if args.method == "lp":
+        refuse_lp_beyond_two_players(args.game)
+    out_file = None if args.strategy_out is None else \
+        check_output_file(args.strategy_out, "strategy-out")
     game, values = game_with_options(args)
     cg = compile_game(game, values)
     init = parse_init(args.init)
     args.sigma0 = strategy_from_params(cg, init) if init else None
     res = METHODS[args.method](cg, args)
-    strategy = params_from_strategy(cg, res.strategy) if game.named else \
-        strategy_to_dict(cg, res.strategy)
+    strategy = params_from_strategy(cg, res.strategy) if has_declared_names(game) else \
+        strategy_by_infoset(cg, res.strategy)
     out = {"game": game.name, "pot": values.get("P"), "method": args.method,
            "iterations": res.iterations, "seconds": res.seconds, "nash_conv": res.nash_conv,
            "tol": args.tol, "converged": None if args.tol is None else bool(res.nash_conv <= args.tol),
-           "expected_payoffs": [float(x) for x in res.expected_payoffs], "strategy": strategy}
+           "expected_payoffs": [float(x) for x in res.expected_payoffs], "strategy": strategy,
+           "strategy_file": None}
+    if out_file is not None:
+        atomic_write_text(out_file, json.dumps({"game": game.name, "method": args.method,
+                                                "strategy": strategy}, indent=1) + "\n")
+        out["strategy"], out["strategy_file"] = None, str(out_file)
     if args.json:
         emit_json(out)
         return 0
@@ -103,6 +126,13 @@ def run(args) -> int:
              f"  ({'reached' if out['converged'] else 'did not reach'} tol={args.tol:g})"))
     print("expected payoffs: " + "  ".join(f"E{i + 1}={x:+.6f}"
                                             for i, x in enumerate(res.expected_payoffs)))
-    for k, v in strategy.items():
-        print(f"  {k:<16} {v:.6f}")
+    if out_file is not None:
+        print(f"strategy ({len(strategy):,} entries) written to {out_file}")
+        return 0
+    for k, v in list(strategy.items())[:PRINT_LIMIT]:
+        print(f"  {k:<16} {v:.6f}" if not isinstance(v, dict) else
+              f"  {k:<24} " + "  ".join(f"{a}={x:.6f}" for a, x in v.items()))
+    if len(strategy) > PRINT_LIMIT:
+        print(f"  ... {len(strategy) - PRINT_LIMIT:,} more entries (--json or --strategy-out "
+              "FILE for all)")
     return 0
