@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame
+from games import CompiledGame, GameError
 from games.strategy import uniform_strategy
 from solvers import max_regret, regrets
 from solvers.learning.fictitious_play import FictitiousPlay
@@ -35,20 +35,37 @@ class PaperFP:
 
 
 def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iterations: int = 20_000,
-                          check_every: int = 1) -> PaperFP:
+                          check_every: int = 1, log=None) -> PaperFP:
     """Fictitious play exactly as ``Strategies.nes``: stops once the profile's largest
-    single-player regret is below ``epsilon`` (checked every ``check_every`` iterations; 1 is
-    the Java rule) or after ``max_iterations``."""
+    single-player regret is below ``epsilon`` (checked before every update, the Java rule)
+    or after ``max_iterations``.
+
+    ``check_every=k > 1`` saves time on large games: the regret is measured every ``k``
+    iterations and, at the first check below ``epsilon``, the last ``k`` iterations are
+    replayed from the previous check with the regret measured before each (the Java's stop
+    unless the regret dipped below ``epsilon`` and rose again between two earlier checks).
+    ``log(t, max_regret)`` is called at each check.
+    """
+    if check_every < 1:
+        raise GameError(f"check_every={check_every} is outside [1, inf)")
     fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
     sigma = fp.init(cg, uniform_strategy(cg))
     start = time.perf_counter()
-    t, mr = 0, float("inf")
+    t, mr, k = 0, float("inf"), check_every
+    saved = (0, sigma.copy())
     while t < max_iterations:
-        if t % check_every == 0:
+        if t % k == 0:
             mr = max_regret(cg, sigma)
+            if log is not None:
+                log(t, mr)
+            if mr < epsilon and k > 1:          # replay the window one check per iteration
+                t, sigma = saved[0], saved[1].copy()
+                k = 1
+                continue
+            saved = (t, sigma.copy())
         fp.advance(cg, sigma, t, 1)       # the Java averages in the responses it just computed
         t += 1
-        if mr < epsilon:
+        if mr < epsilon and k == 1:
             break
     reg = regrets(cg, sigma)
     return PaperFP(sigma, t, mr, reg, float(reg.sum()), time.perf_counter() - start)
