@@ -10,7 +10,7 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from figures.mercer.exact import exact_values
+from figures.mercer.exact import exact_values, java_deal_frequencies, rational
 from figures.mercer.paper import (ALWAYS_BET, HANDS, NEVER_BET, TABLES, VALUE_2P_SMH,
                                   table_frequencies)
 from figures.mercer.solve import paper_fictitious_play
@@ -143,3 +143,16 @@ def test_tables_2_and_3_are_the_papers_fictitious_play_at_regret_001(mmh):
         for r in t.rows:
             for c, printed in zip(t.columns, t.values[r]):
                 assert got[r, c] == pytest.approx(printed, abs=0.05 + 1e-9), (name, r, c)
+
+
+def test_the_java_deal_weights_are_our_card_removal_probabilities(smh):
+    """``PokerGame.makeAllDeals`` (the paper's code) weighs deals exactly like our merged
+    deals: player 1's hole cards from the full deck and player 2's after player 1 holds 22
+    (a candidate cause of the 3P-SMH payoff gap, ruled out)."""
+    g, _, _ = smh
+    p1 = java_deal_frequencies((4, 4, 4, 4, 4), 2)
+    assert sum(p1.values()) == 1 and p1[(0, 0)] == Fr(3, 95) and p1[(0, 1)] == Fr(8, 95)
+    p2 = java_deal_frequencies((2, 4, 4, 4, 4), 2)
+    for node, deals in ((0, p1), (1, p2)):      # node 1: player 2's deal after 22
+        kids = [i for i in range(g.n_nodes) if g.parent[i] == node]
+        assert [rational(g.edge_prob[i]) for i in kids] == [deals[d] for d in sorted(deals)]

@@ -90,4 +90,23 @@ def exact_values(game: Game, sigma: dict[str, tuple]) -> tuple[list, list]:
     return [expected(p) for p in ps], [best(p) for p in ps]
 
 
-__all__ = ["exact_values", "rational"]
+def java_deal_frequencies(counts: tuple[int, ...], size: int) -> dict[tuple[int, ...], Fraction]:
+    """The deal weights of the paper's Java code (``PokerGame.makeAllDeals``) in exact
+    arithmetic: rank multisets of ``size`` cards (ascending) drawn from a deck with
+    ``counts[r]`` cards of rank r, each extension by rank r weighted
+    ``size / remaining * count(r) / (cards of r in the deal)``."""
+    if size == 0:
+        return {(): Fraction(1)}
+    out = {}
+    for deal, f in java_deal_frequencies(counts, size - 1).items():
+        left = list(counts)
+        for r in deal:
+            left[r] -= 1
+        for r in range(deal[-1] if deal else 0, len(counts)):
+            if left[r] > 0:
+                new = deal + (r,)
+                out[new] = f * Fraction(size, sum(left)) * Fraction(left[r], new.count(r))
+    return out
+
+
+__all__ = ["exact_values", "java_deal_frequencies", "rational"]
