@@ -156,3 +156,13 @@ def test_the_java_deal_weights_are_our_card_removal_probabilities(smh):
     for node, deals in ((0, p1), (1, p2)):      # node 1: player 2's deal after 22
         kids = [i for i in range(g.n_nodes) if g.parent[i] == node]
         assert [rational(g.edge_prob[i]) for i in kids] == [deals[d] for d in sorted(deals)]
+
+
+def test_paper_fp_resumes_where_it_stopped(smh):
+    """A run cut at 40 iterations and resumed equals the uninterrupted run."""
+    _, cg, _ = smh
+    a = paper_fictitious_play(cg, 0.005)
+    cut = paper_fictitious_play(cg, 0.005, max_iterations=40)
+    b = paper_fictitious_play(cg, 0.005, resume=(cut.iterations, cut.strategy), check_every=8)
+    assert cut.iterations == 40 and b.iterations == a.iterations
+    assert np.array_equal(a.strategy, b.strategy)

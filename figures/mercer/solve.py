@@ -35,7 +35,8 @@ class PaperFP:
 
 
 def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iterations: int = 20_000,
-                          check_every: int = 1, log=None) -> PaperFP:
+                          check_every: int = 1, log=None,
+                          resume: tuple[int, NDArray[np.float64]] | None = None) -> PaperFP:
     """Fictitious play exactly as ``Strategies.nes``: stops once the profile's largest
     single-player regret is below ``epsilon`` (checked before every update, the Java rule)
     or after ``max_iterations``.
@@ -44,15 +45,17 @@ def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iteration
     iterations and, at the first check below ``epsilon``, the last ``k`` iterations are
     replayed from the previous check with the regret measured before each (the Java's stop
     unless the regret dipped below ``epsilon`` and rose again between two earlier checks).
-    ``log(t, max_regret)`` is called at each check.
+    ``log(t, max_regret)`` is called at each check.  ``resume=(t, sigma)`` continues a run
+    from its profile after ``t`` iterations (``max_iterations`` counts from 0).
     """
     if check_every < 1:
         raise GameError(f"check_every={check_every} is outside [1, inf)")
     fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
-    sigma = fp.init(cg, uniform_strategy(cg))
+    t0, s0 = (0, uniform_strategy(cg)) if resume is None else resume
+    sigma = fp.init(cg, s0)
     start = time.perf_counter()
-    t, mr, k = 0, float("inf"), check_every
-    saved = (0, sigma.copy())
+    t, mr, k = t0, float("inf"), check_every
+    saved = (t, sigma.copy())
     while t < max_iterations:
         if t % k == 0:
             mr = max_regret(cg, sigma)
