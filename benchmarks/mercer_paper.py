@@ -2,7 +2,7 @@
 ones (shared/papers/mercer_holdem_collusion.txt, sec. 4.2-4.3, Tables 1-6).
 
 For every printed frequency: the LP's optimal-face range [min, max] (2 players), the paper's
-own fictitious play re-run on our game (``figures.mercer.solve.paper_fictitious_play``:
+own fictitious play re-run on our game (``solvers.learning.paper_fp.paper_fictitious_play``:
 uniform start, 1/(t+1) per-information-set averaging, stop at max single-player regret
 < 0.01), and for 3 players CFR+ to NashConv 0.01 from several starts.  Markdown goes to
 stdout and to ``--out``.
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from figures.mercer.paper import (ALWAYS_BET, NEVER_BET, PAYOFFS_3P_SMH,  # noqa: E402
                                   TABLES, VALUE_2P_MMH, VALUE_2P_SMH, table_cells,
                                   table_frequencies)
-from figures.mercer.solve import paper_fictitious_play  # noqa: E402
+from solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
 from games import compile_game  # noqa: E402
 from games.catalog.registry import make_game  # noqa: E402
 from games.holdem import MercerEvaluator, Round, build_game  # noqa: E402

@@ -18,6 +18,8 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["LPResult", "solve_lp"], "solvers.sequence.lp"),
     **dict.fromkeys(["SequenceForm", "sequence_form"], "solvers.sequence.form"),
     **dict.fromkeys(["FaceRange", "optimal_face_range"], "solvers.sequence.face"),
+    **dict.fromkeys(["PaperFP", "paper_fictitious_play"], "solvers.learning.paper_fp"),
+    **dict.fromkeys(["exact_values", "rational"], "solvers.exact_profile"),
     **dict.fromkeys(["DominanceResult", "iterated_dominance", "reduce_game"],
                     "solvers.symbolic.dominance"),
     **dict.fromkeys(["MaxminResult", "maxmin"], "solvers.symbolic.maxmin"),

@@ -10,10 +10,11 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from figures.mercer.exact import exact_values, java_deal_frequencies, rational
+from figures.mercer.paper import java_deal_frequencies
+from solvers.exact_profile import exact_values, rational
 from figures.mercer.paper import (ALWAYS_BET, HANDS, NEVER_BET, TABLES, VALUE_2P_SMH,
                                   table_frequencies)
-from figures.mercer.solve import paper_fictitious_play
+from solvers.learning.paper_fp import paper_fictitious_play
 from games import compile_game
 from games.catalog.registry import make_game
 from solvers import optimal_face_range, solve_lp

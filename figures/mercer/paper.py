@@ -10,6 +10,7 @@ which all stay in is ``b c b c`` in 2-player MMH).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
@@ -95,5 +96,25 @@ def table_frequencies(game: Game, table: PaperTable, sigma: NDArray[np.float64])
     return {k: 100.0 * float(sigma[i, 0]) for k, i in table_cells(game, table).items()}
 
 
+def java_deal_frequencies(counts: tuple[int, ...], size: int) -> dict[tuple[int, ...], Fraction]:
+    """The deal weights of the paper's Java code (``PokerGame.makeAllDeals``) in exact
+    arithmetic: rank multisets of ``size`` cards (ascending) drawn from a deck with
+    ``counts[r]`` cards of rank r, each extension by rank r weighted
+    ``size / remaining * count(r) / (cards of r in the deal)``."""
+    if size == 0:
+        return {(): Fraction(1)}
+    out = {}
+    for deal, f in java_deal_frequencies(counts, size - 1).items():
+        left = list(counts)
+        for r in deal:
+            left[r] -= 1
+        for r in range(deal[-1] if deal else 0, len(counts)):
+            if left[r] > 0:
+                new = deal + (r,)
+                out[new] = f * Fraction(size, sum(left)) * Fraction(left[r], new.count(r))
+    return out
+
+
 __all__ = ["ALWAYS_BET", "HANDS", "NEVER_BET", "PAYOFFS_3P_SMH", "PaperTable", "TABLES",
-           "VALUE_2P_MMH", "VALUE_2P_SMH", "cell_index", "table_cells", "table_frequencies"]
+           "VALUE_2P_MMH", "VALUE_2P_SMH", "cell_index", "java_deal_frequencies", "table_cells",
+           "table_frequencies"]

@@ -13,16 +13,17 @@ from functools import lru_cache
 import numpy as np
 
 from games import Game, GameError
+from games.exact_values import exact_number
 from games.tree import DECISION, TERMINAL
 
 
 def rational(x: float, limit: int = 10**7) -> Fraction:
-    """The rational with denominator up to ``limit`` equal to ``x`` to 1e-12 (GameError if
-    there is none)."""
-    f = Fraction(float(x)).limit_denominator(limit)
-    if abs(float(f) - float(x)) > 1e-12 * max(1.0, abs(float(x))):
+    """``x`` as a Fraction with denominator up to ``limit`` (the rational whose nearest float
+    ``x`` is, games.exact_values.exact_number); GameError if there is none."""
+    r = exact_number(float(x))
+    if r.q > limit:
         raise GameError(f"{x!r} is not a rational with a denominator up to {limit}")
-    return f
+    return Fraction(int(r.p), int(r.q))
 
 
 def exact_values(game: Game, sigma: dict[str, tuple]) -> tuple[list, list]:
@@ -90,23 +91,4 @@ def exact_values(game: Game, sigma: dict[str, tuple]) -> tuple[list, list]:
     return [expected(p) for p in ps], [best(p) for p in ps]
 
 
-def java_deal_frequencies(counts: tuple[int, ...], size: int) -> dict[tuple[int, ...], Fraction]:
-    """The deal weights of the paper's Java code (``PokerGame.makeAllDeals``) in exact
-    arithmetic: rank multisets of ``size`` cards (ascending) drawn from a deck with
-    ``counts[r]`` cards of rank r, each extension by rank r weighted
-    ``size / remaining * count(r) / (cards of r in the deal)``."""
-    if size == 0:
-        return {(): Fraction(1)}
-    out = {}
-    for deal, f in java_deal_frequencies(counts, size - 1).items():
-        left = list(counts)
-        for r in deal:
-            left[r] -= 1
-        for r in range(deal[-1] if deal else 0, len(counts)):
-            if left[r] > 0:
-                new = deal + (r,)
-                out[new] = f * Fraction(size, sum(left)) * Fraction(left[r], new.count(r))
-    return out
-
-
-__all__ = ["exact_values", "java_deal_frequencies", "rational"]
+__all__ = ["exact_values", "rational"]

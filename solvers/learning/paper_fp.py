@@ -1,4 +1,4 @@
-"""Solvers as the paper ran them, and the frequency cells its tables print.
+"""Fictitious play as the hold'em paper ran it (Mercer Hold'em; its Java ``Strategies.nes``).
 
 The paper's fictitious play (``Strategies.nes`` of its Java code): start from the uniform
 profile; every iteration each player's pure best response to the current profile is mixed
@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
 from games.strategy import uniform_strategy
-from solvers import max_regret, regrets
+from solvers.evaluation import max_regret, regrets
 from solvers.learning.fictitious_play import FictitiousPlay
 
 
