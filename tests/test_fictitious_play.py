@@ -8,8 +8,7 @@ from conftest import compiled
 
 from games import GameError, strategy_from_params, uniform_strategy
 from solvers import fictitious_play, nash_conv
-from solvers.learning.fictitious_play import infoset_first_node
-from solvers._kernels import own_reach
+from solvers._kernels import infoset_trees, own_reach, own_reach_sets
 
 
 @pytest.mark.parametrize("schedule, averaging, iterations, bound", [
@@ -43,10 +42,10 @@ def test_reach_and_infoset_averaging_coincide_where_own_reach_is_one(name):
     a x_br / ((1-a) x_sigma + a x_br) equals a."""
     cg = compiled(name, 9)
     sigma = uniform_strategy(cg)
-    first = infoset_first_node(cg)
+    dec = cg.infoset >= 0
     for p in range(3):
         x = own_reach(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sigma, p)
-        assert np.all(x[first[cg.infoset_player == p]] == 1.0)
+        assert np.all(x[dec & (cg.player == p)] == 1.0)
     for schedule in ("simultaneous", "alternating"):
         a = fictitious_play(cg, iterations=3_000, schedule=schedule, averaging="reach")
         b = fictitious_play(cg, iterations=3_000, schedule=schedule, averaging="infoset")
@@ -86,3 +85,22 @@ def test_fp_skp_reaches_published_equilibrium_region():
 def test_fp_rejects_bad_options(kw, message):
     with pytest.raises(GameError, match=message):
         fictitious_play(compiled("kuhn"), **kw)
+
+
+@pytest.mark.parametrize("name", ["kuhn", "skp"])
+def test_own_reach_per_set_equals_per_node(name):
+    """Perfect recall: a player's own reach is equal at every node of her sets, and the
+    per-set recursion over parent sequences (infoset_trees) gives the per-node product."""
+    cg = compiled(name) if name == "kuhn" else compiled(name, 9)
+    rng = np.random.default_rng(3)
+    sigma = rng.random(cg.legal.shape) * cg.legal
+    sigma /= sigma.sum(axis=1, keepdims=True)
+    iparents, topos, ms = infoset_trees(cg)
+    dec = np.flatnonzero(cg.infoset >= 0)
+    for p in range(cg.n_players):
+        node = own_reach(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sigma, p)
+        per_set = np.full(cg.n_infosets, np.nan)
+        own_reach_sets(sigma, iparents[p], topos[p], ms[p], cg.max_actions, per_set)
+        mine = dec[cg.player[dec] == p]
+        assert ms[p] == (cg.infoset_player == p).sum()
+        np.testing.assert_allclose(per_set[cg.infoset[mine]], node[mine], rtol=1e-14, atol=0)
