@@ -57,8 +57,8 @@ def best_response(cg: CompiledGame, sigma: NDArray[np.float64], player: int) -> 
 
 def regrets(cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
     """Each player's gain from deviating to a best response (>= 0 up to rounding)."""
-    ev = expected_payoffs(cg, sigma)
-    return np.array([best_response(cg, sigma, p).value - ev[p] for p in range(cg.n_players)])
+    return K.regrets(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
+                     np.ascontiguousarray(sigma, dtype=np.float64))
 
 
 def nash_conv(cg: CompiledGame, sigma: NDArray[np.float64], check: bool = False) -> float:

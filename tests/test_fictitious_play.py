@@ -8,7 +8,7 @@ from conftest import compiled
 
 from games import GameError, strategy_from_params, uniform_strategy
 from solvers import fictitious_play, nash_conv
-from solvers._kernels import infoset_trees, own_reach, own_reach_sets
+from solvers._kernels import own_reach
 
 
 @pytest.mark.parametrize("schedule, averaging, iterations, bound", [
@@ -85,22 +85,3 @@ def test_fp_skp_reaches_published_equilibrium_region():
 def test_fp_rejects_bad_options(kw, message):
     with pytest.raises(GameError, match=message):
         fictitious_play(compiled("kuhn"), **kw)
-
-
-@pytest.mark.parametrize("name", ["kuhn", "skp"])
-def test_own_reach_per_set_equals_per_node(name):
-    """Perfect recall: a player's own reach is equal at every node of her sets, and the
-    per-set recursion over parent sequences (infoset_trees) gives the per-node product."""
-    cg = compiled(name) if name == "kuhn" else compiled(name, 9)
-    rng = np.random.default_rng(3)
-    sigma = rng.random(cg.legal.shape) * cg.legal
-    sigma /= sigma.sum(axis=1, keepdims=True)
-    iparents, topos, ms = infoset_trees(cg)
-    dec = np.flatnonzero(cg.infoset >= 0)
-    for p in range(cg.n_players):
-        node = own_reach(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sigma, p)
-        per_set = np.full(cg.n_infosets, np.nan)
-        own_reach_sets(sigma, iparents[p], topos[p], ms[p], cg.max_actions, per_set)
-        mine = dec[cg.player[dec] == p]
-        assert ms[p] == (cg.infoset_player == p).sum()
-        np.testing.assert_allclose(per_set[cg.infoset[mine]], node[mine], rtol=1e-14, atol=0)
