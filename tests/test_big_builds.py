@@ -1,6 +1,6 @@
 """Long builds log their stages (logger games.holdem.build, INFO) instead of printing; the
 pokerdyn command shows them on stderr (thresholds lowered here to small games); the registry
-rebuilds games above CACHE_NODES instead of keeping them.
+rebuilds games above CACHE_NODES instead of keeping them."""
 from __future__ import annotations
 
 import logging
