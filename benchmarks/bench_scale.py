@@ -1,8 +1,8 @@
 """Scale benchmark: build, compile and evaluate a synthetic game of ~10^7 nodes.
 
 Reports the bytes per node of the compiled arrays, peak RSS, and the time of one
-expected-payoff evaluation and of one best response (best-response node order included
-on the first call, then cached).
+expected-payoff evaluation and of one best response (first and second call; nothing is
+cached between them since best responses run in sequence form).
 
     python benchmarks/bench_scale.py [--nodes 10000000] [--players 2]
 """
@@ -71,7 +71,7 @@ def main(argv=None) -> None:
     print(f"build (game_from_arrays + validation): {t_build:.2f} s; compile_game: "
           f"{t_compile:.3f} s")
     print(f"one expected-payoff evaluation: {t_ev * 1e3:.0f} ms; one best response: "
-          f"{t_br1 * 1e3:.0f} ms first (with node order), {t_br2 * 1e3:.0f} ms cached")
+          f"{t_br1 * 1e3:.0f} ms first, {t_br2 * 1e3:.0f} ms second")
     print(f"E = {ev.round(6).tolist()}, BR value of player 1 = {br2.value:.6f}")
     print(f"peak RSS: {peak_rss_mb():.0f} MiB (after warm-up: {base:.0f} MiB)")
 

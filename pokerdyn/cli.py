@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
 
 # name -> (module below pokerdyn.commands, grouped by capability; one-line help)
@@ -65,11 +66,27 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+class _StageMessages(logging.Handler):
+    """Stage messages of long builds (the library logs them at INFO; it prints nothing):
+    one line each on the current stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        print(f"pokerdyn: {record.getMessage()}", file=sys.stderr, flush=True)
+
+
+def _show_stage_messages() -> None:
+    log = logging.getLogger("games")
+    if not any(isinstance(h, _StageMessages) for h in log.handlers):
+        log.addHandler(_StageMessages())
+    log.setLevel(logging.INFO)
+
+
 def main(argv: list[str] | None = None) -> int:
     from games import GameError
 
     from pokerdyn.commands.common import UsageError
 
+    _show_stage_messages()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

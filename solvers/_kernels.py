@@ -1,9 +1,13 @@
 """Numba kernels over the compiled arrays (games.compiled.CompiledGame).
 
 Nodes are ordered parents-before-children, so reach probabilities come from one forward
-loop and expected values from sums over terminals.  Best responses use a per-player node
-order (decreasing own-depth, then decreasing index) so that every information set is decided
-after all its nodes' subtrees and before its nodes are valued: one pass, O(n_nodes).
+loop.  Best responses are computed in *sequence form*: a forward pass over the nodes gives
+every terminal's reach (the others' actions and chance) and the player's last own action
+above it (its *sequence*), and adds reach times payoff to that sequence; a pass over the
+player's information sets, children before parents (:func:`infoset_tree`), then backs the
+sums up through the best action of each set.  Per node this holds one float64 (reach) and
+one int32 (sequence), 12 bytes, only during the call: no per-player node order is kept.
+A player's own reach is computed per information set (:func:`own_reach_sets`).
 """
 from __future__ import annotations
 
@@ -63,71 +67,189 @@ def expected_payoffs(kind, player, parent, edge, infoset, chance_prob, terminal_
 
 
 @njit(cache=True)
-def own_depth(kind, player, parent, who):
-    """Number of decisions of player ``who`` strictly above each node."""
+def sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
+                  sigma, who, amax, reach, seq, direct, iparent, topo, cf_reach):
+    """Forward pass for player ``who`` over buffers of the caller (``reach`` float64 and
+    ``seq`` int32 per node; the rest per information set or sequence).
+
+    Fills ``direct[1 + I * amax + a]`` with the sum over terminals whose last own action is
+    ``(I, a)`` of the others' and chance's reach times ``who``'s payoff (``direct[0]``: no own
+    action above), ``iparent[I]`` with the parent sequence ``I' * amax + a'`` of each of
+    ``who``'s sets (-1 at the top), ``topo`` with ``who``'s sets in order of first node
+    (parents before children), and ``cf_reach[I]`` with each of ``who``'s sets'
+    counterfactual reach (other rows of ``cf_reach`` are left untouched).
+    Returns the number of ``who``'s information sets (the used length of ``topo``).
+    """
     n = kind.shape[0]
-    d = np.zeros(n, dtype=np.int32)
-    for i in range(1, n):
-        p = parent[i]
-        d[i] = d[p] + (1 if (kind[p] == DECISION and player[p] == who) else 0)
-    return d
+    direct[:] = 0.0
+    iparent[:] = -2
+    reach[0] = 1.0
+    seq[0] = -1
+    m = 0
+    for i in range(n):
+        if i > 0:
+            p = parent[i]
+            if kind[p] == CHANCE:
+                reach[i] = reach[p] * chance_prob[i]
+                seq[i] = seq[p]
+            elif player[p] == who:
+                reach[i] = reach[p]
+                seq[i] = infoset[p] * amax + edge[i]
+            else:
+                reach[i] = reach[p] * sigma[infoset[p], edge[i]]
+                seq[i] = seq[p]
+        k = kind[i]
+        if k == TERMINAL:
+            direct[seq[i] + 1] += reach[i] * payoffs[terminal_index[i], who]
+        elif k == DECISION and player[i] == who:
+            I = infoset[i]
+            if iparent[I] == -2:
+                iparent[I] = seq[i]
+                topo[m] = I
+                m += 1
+                cf_reach[I] = reach[i]
+            else:
+                cf_reach[I] += reach[i]
+    return m
+
+
+@njit(cache=True)
+def back_up(sigma, legal, direct, iparent, topo, m, cfv, br, best):
+    """Counterfactual action values ``cfv[I, a]`` of the player's sets ``topo[:m]``,
+    children first: the set's own terminals (``direct``) plus the value of each child set,
+    which is the ``sigma``-weighted sum of its action values or, with ``best``, their
+    maximum (the first maximising legal action is stored in ``br``: a pure best response).
+    Returns the value at the root: the player's expected payoff under ``sigma``, or her
+    best-response value."""
+    amax = cfv.shape[1]
+    for k in range(m):
+        I = topo[k]
+        for a in range(amax):
+            cfv[I, a] = direct[1 + I * amax + a]
+    root = direct[0]
+    for k in range(m - 1, -1, -1):
+        J = topo[k]
+        if best:
+            b = -1
+            val = -np.inf
+            for a in range(amax):
+                if legal[J, a] and (b < 0 or cfv[J, a] > val + 1e-14 * (1.0 + abs(val))):
+                    val = cfv[J, a]
+                    b = a
+            br[J] = b
+        else:
+            val = 0.0
+            for a in range(amax):
+                if legal[J, a]:
+                    val += sigma[J, a] * cfv[J, a]
+        s = iparent[J]
+        if s >= 0:
+            cfv[s // amax, s % amax] += val
+        else:
+            root += val
+    return root
+
+
+@njit(cache=True)
+def own_reach_sets(sigma, iparent, topo, m, amax, out):
+    """``out[I]``: the player's own reach of each set in ``topo[:m]`` (parents first)."""
+    for k in range(m):
+        J = topo[k]
+        s = iparent[J]
+        out[J] = 1.0 if s < 0 else out[s // amax] * sigma[s // amax, s % amax]
+
+
+@njit(cache=True)
+def _sequence_sums(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
+                   sigma, who, amax, direct, iparent, topo, cf_reach):
+    # the per-node buffers (12 bytes a node) live only during this call
+    n = kind.shape[0]
+    return sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
+                         payoffs, sigma, who, amax, np.empty(n), np.empty(n, dtype=np.int32),
+                         direct, iparent, topo, cf_reach)
 
 
 @njit(cache=True)
 def best_response(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
-                  legal, sigma, who, order, depth):
+                  legal, sigma, who):
     """Pure best response of player ``who`` to ``sigma``.
 
     Returns ``(value, br, cf)``: the best-response value, the chosen action per
     information set (-1 for other players' sets) and the counterfactual action values
     ``cf[I, a]`` (opponents' and chance reach times payoff, summed over the set's nodes).
-    ``order``/``depth`` come from :func:`br_order`.
     """
-    n = kind.shape[0]
     n_inf, amax = legal.shape
-    reach = reach_probs(kind, player, parent, edge, infoset, chance_prob, sigma, who)
-    v = np.zeros(n)
+    direct = np.empty(n_inf * amax + 1)
+    iparent = np.empty(n_inf, dtype=np.int64)
+    topo = np.empty(n_inf, dtype=np.int32)
+    m = _sequence_sums(kind, player, parent, edge, infoset, chance_prob, terminal_index,
+                       payoffs, sigma, who, amax, direct, iparent, topo, np.zeros(n_inf))
     cf = np.zeros((n_inf, amax))
     br = np.full(n_inf, -1, dtype=np.int64)
-    # first node (in `order`) of each group of equal own-depth
-    k = 0
-    while k < n:
-        d = depth[order[k]]
-        start = k
-        while k < n and depth[order[k]] == d:
-            i = order[k]
-            t = terminal_index[i]
-            if t >= 0:
-                v[i] = reach[i] * payoffs[t, who]
-            p = parent[i]
-            if p >= 0:
-                if kind[p] == DECISION and player[p] == who:
-                    cf[infoset[p], edge[i]] += v[i]
-                else:
-                    v[p] += v[i]
-            k += 1
-        # decide player `who`'s sets at depth d-1: all their children (depth d) are valued
-        for s in range(start, k):
-            i = order[s]
-            p = parent[i]
-            if p >= 0 and kind[p] == DECISION and player[p] == who:
-                I = infoset[p]
-                if br[I] < 0:
-                    best = -1
-                    bv = -np.inf
-                    for a in range(amax):
-                        if legal[I, a] and (best < 0 or cf[I, a] > bv + 1e-14 * (1.0 + abs(bv))):
-                            bv = cf[I, a]
-                            best = a
-                    br[I] = best
-                if edge[i] == br[I]:
-                    v[p] += v[i]
-    return v[0], br, cf
+    value = back_up(sigma, legal, direct, iparent, topo, m, cf, br, True)
+    return value, br, cf
 
 
-def br_order(kind, player, parent, who):
-    """Node order for :func:`best_response`: decreasing own-depth, then decreasing index."""
-    depth = own_depth(kind, player, parent, who)
-    idx = np.arange(kind.shape[0], dtype=np.int64)
-    order = np.lexsort((-idx, -depth.astype(np.int64)))
-    return order.astype(np.int64), depth
+@njit(cache=True)
+def regrets(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs, legal,
+            sigma):
+    """Each player's best-response value minus her expected payoff under ``sigma``: one
+    forward pass per player (buffers shared, 12 bytes a node), both values backed up from
+    the same sequence sums."""
+    n = kind.shape[0]
+    n_inf, amax = legal.shape
+    reach = np.empty(n)
+    seq = np.empty(n, dtype=np.int32)
+    direct = np.empty(n_inf * amax + 1)
+    iparent = np.empty(n_inf, dtype=np.int64)
+    topo = np.empty(n_inf, dtype=np.int32)
+    cf_reach = np.zeros(n_inf)
+    cfv = np.zeros((n_inf, amax))
+    br = np.empty(n_inf, dtype=np.int64)
+    out = np.empty(payoffs.shape[1])
+    for who in range(payoffs.shape[1]):
+        m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
+                          payoffs, sigma, who, amax, reach, seq, direct, iparent, topo,
+                          cf_reach)
+        ev = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, False)
+        out[who] = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, True) - ev
+    return out
+
+
+@njit(cache=True)
+def infoset_tree(kind, player, parent, edge, infoset, n_inf, amax, who):
+    """``(iparent, topo)`` of player ``who`` (see :func:`sequence_pass`), ``topo`` trimmed."""
+    n = kind.shape[0]
+    seq = np.empty(n, dtype=np.int32)
+    iparent = np.full(n_inf, -2, dtype=np.int64)
+    topo = np.empty(n_inf, dtype=np.int32)
+    seq[0] = -1
+    m = 0
+    for i in range(n):
+        if i > 0:
+            p = parent[i]
+            seq[i] = infoset[p] * amax + edge[i] if (kind[p] == DECISION and
+                                                     player[p] == who) else seq[p]
+        if kind[i] == DECISION and player[i] == who and iparent[infoset[i]] == -2:
+            iparent[infoset[i]] = seq[i]
+            topo[m] = infoset[i]
+            m += 1
+    return iparent, topo[:m].copy()
+
+
+def infoset_trees(cg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per player of a CompiledGame: the parent sequence of every information set (-1 at
+    the top, -2 for other players' sets), the player's sets parents first (padded with
+    -1) and their number; cached (a few bytes per information set)."""
+    got = cg.cache.get("infoset_trees")
+    if got is None:
+        n_inf, amax = cg.legal.shape
+        trees = [infoset_tree(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, n_inf, amax, p)
+                 for p in range(cg.n_players)]
+        topo = np.full((cg.n_players, n_inf), -1, dtype=np.int32)
+        for p, (_, t) in enumerate(trees):
+            topo[p, :t.shape[0]] = t
+        got = (np.stack([ip for ip, _ in trees]), topo,
+               np.array([t.shape[0] for _, t in trees], dtype=np.int64))
+        cg.cache["infoset_trees"] = got
+    return got

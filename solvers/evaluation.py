@@ -23,15 +23,6 @@ def expected_payoffs(cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np
                               np.ascontiguousarray(sigma, dtype=np.float64))
 
 
-def _order(cg: CompiledGame, who: int):
-    key = ("br_order", who)
-    got = cg.cache.get(key)
-    if got is None:
-        got = K.br_order(cg.kind, cg.player, cg.parent, who)
-        cg.cache[key] = got
-    return got
-
-
 @dataclass(frozen=True)
 class BestResponse:
     """A pure best response of ``player``.
@@ -59,17 +50,15 @@ def best_response(cg: CompiledGame, sigma: NDArray[np.float64], player: int) -> 
     """Exact pure best response of ``player`` (0-based) to the rest of ``sigma``."""
     if not 0 <= player < cg.n_players:
         raise GameError(f"player {player} outside [0, {cg.n_players - 1}]")
-    order, depth = _order(cg, player)
     value, actions, cf = K.best_response(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
-                                         np.ascontiguousarray(sigma, dtype=np.float64), player,
-                                         order, depth)
+                                         np.ascontiguousarray(sigma, dtype=np.float64), player)
     return BestResponse(player, float(value), actions, cf)
 
 
 def regrets(cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
     """Each player's gain from deviating to a best response (>= 0 up to rounding)."""
-    ev = expected_payoffs(cg, sigma)
-    return np.array([best_response(cg, sigma, p).value - ev[p] for p in range(cg.n_players)])
+    return K.regrets(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
+                     np.ascontiguousarray(sigma, dtype=np.float64))
 
 
 def nash_conv(cg: CompiledGame, sigma: NDArray[np.float64], check: bool = False) -> float:

@@ -175,3 +175,33 @@ class _no_raise:
 
     def __exit__(self, *exc):
         return False
+
+
+
+def test_pot_sharing_seats_two_and_three_nearly_always_fold_in_3p_smh():
+    """Mercer, hold'em paper sec. 5: under the pot-sharing constraint, "when players in the
+    second and third position collude, they have no hands worth playing and always choose
+    to fold" (3P-SMH).  Derived here (CFR+, NashConv <= 1e-4): player 1 always bets and
+    both colluders fold every holding but the top pairs 55 and 66, which call (about 6% of
+    deals); both lose money."""
+    from games.catalog.registry import make_game
+    from solvers import cfr
+    from solvers._kernels import reach_probs
+    cg = compile_game(make_game("mercer-smh(players=3,collusion=pot)"))
+    res = cfr(cg, tol=1e-4, iterations=2_000)
+    assert res.converged
+    s = res.strategy
+    reach = reach_probs(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob, s,
+                        -1)
+    fold = np.array([I.actions.index("f") for I in cg.game.infosets])
+    for seat in (1, 2):
+        nodes = np.flatnonzero((cg.kind == 2) & (cg.player == seat))
+        sets = cg.infoset[nodes]
+        assert reach[nodes].sum() == pytest.approx(1.0, abs=1e-3)   # facing player 1's bet
+        play = (reach[nodes] * (1.0 - s[sets, fold[sets]])).sum()
+        assert 0.05 < play < 0.07
+        mass = np.bincount(sets, weights=reach[nodes], minlength=cg.n_infosets)
+        playing = {cg.game.infosets[k].label.split("|")[0] for k in np.unique(sets)
+                   if mass[k] > 1e-4 and 1.0 - s[k, fold[k]] > 1e-3}
+        assert playing == {f"P{seat + 1}:55", f"P{seat + 1}:66"}
+        assert res.expected_payoffs[seat] < -0.6

@@ -8,7 +8,6 @@ from conftest import compiled
 
 from games import GameError, strategy_from_params, uniform_strategy
 from solvers import fictitious_play, nash_conv
-from solvers.learning.fictitious_play import infoset_first_node
 from solvers._kernels import own_reach
 
 
@@ -43,10 +42,10 @@ def test_reach_and_infoset_averaging_coincide_where_own_reach_is_one(name):
     a x_br / ((1-a) x_sigma + a x_br) equals a."""
     cg = compiled(name, 9)
     sigma = uniform_strategy(cg)
-    first = infoset_first_node(cg)
+    dec = cg.infoset >= 0
     for p in range(3):
         x = own_reach(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sigma, p)
-        assert np.all(x[first[cg.infoset_player == p]] == 1.0)
+        assert np.all(x[dec & (cg.player == p)] == 1.0)
     for schedule in ("simultaneous", "alternating"):
         a = fictitious_play(cg, iterations=3_000, schedule=schedule, averaging="reach")
         b = fictitious_play(cg, iterations=3_000, schedule=schedule, averaging="infoset")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -41,10 +42,10 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-@lru_cache(maxsize=1024)
 def get_game(name: str) -> Game:
     """The game named by the spec ``name`` (a registered name, ``name(key=value,...)`` or
-    ``openspiel:<OpenSpiel game string>``); built once per canonical spec and cached."""
+    ``openspiel:<OpenSpiel game string>``); built once per canonical spec and cached
+    (games of more than CACHE_NODES nodes are rebuilt instead, see make_game)."""
     return make_game(name)
 
 
@@ -107,8 +108,27 @@ def option_defaults(name: str) -> dict[str, Any]:
             if k in GAME_OPTIONS.get(name, ()) and p.default is not inspect.Parameter.empty}
 
 
-@lru_cache(maxsize=256)
+# Built games are kept (most recent 256) unless larger than CACHE_NODES nodes: a game of
+# 10^8 nodes holds about 4 GB, and a caller solving several in turn (the collusion command:
+# one game per seating) must be able to let each go.
+CACHE_NODES = 5_000_000
+_BUILT: OrderedDict[tuple[str, tuple], Game] = OrderedDict()
+
+
 def _make_game(name: str, options: tuple) -> Game:
+    key = (name, options)
+    if key in _BUILT:
+        _BUILT.move_to_end(key)
+        return _BUILT[key]
+    game = _build(name, options)
+    if game.n_nodes <= CACHE_NODES:
+        _BUILT[key] = game
+        if len(_BUILT) > 256:
+            _BUILT.popitem(last=False)
+    return game
+
+
+def _build(name: str, options: tuple) -> Game:
     opts = dict(options)
     spec = format_spec(name, opts)
     try:

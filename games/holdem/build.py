@@ -24,6 +24,8 @@ path) with no Python object per node.
 """
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -37,6 +39,10 @@ from games.holdem.evaluators import Evaluator, pot_shares
 from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 COLLUSION = ("weak", "pot", "strong")
+# builds of at least this many nodes log their stages (logger "games.holdem.build", INFO;
+# the pokerdyn command shows them on stderr)
+LOG_NODES = 10_000_000
+log = logging.getLogger(__name__)
 
 
 class _Public:
@@ -184,6 +190,7 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     _check_cards(deck, rounds, n_players)
     team = _team(collusion, colluders, n_players)
     n = n_players
+    start = time.perf_counter()
     stages = _stages(rounds, n)
     flat = tuple(s for st in stages for s in st)
     merged = bool(merge and not evaluator.suited)
@@ -234,6 +241,10 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     N = int(off[-1])
     if N >= 2**31:
         raise GameError(f"the game has {N} nodes, more than the 2^31 - 1 of int32 indices")
+    loud = N >= LOG_NODES
+    if loud:
+        log.info("%s: %s nodes, %s information sets (%.1f s); filling the node arrays", name,
+                 f"{N:,}", f"{len(infosets):,}", time.perf_counter() - start)
     kind = np.empty(N, dtype=np.int8)
     parent = np.empty(N, dtype=np.int32)
     edge = np.zeros(N, dtype=np.int16)
@@ -265,8 +276,14 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
             pay[t:t + b - a] = rows(v)
             t += b - a
 
-    return game_from_arrays(name, n, kind, parent, edge, player, infoset, infosets, prob, pay,
+    if loud:
+        log.info("%s: arrays filled (%.1f s); checking structure and perfect recall", name,
+                 time.perf_counter() - start)
+    game = game_from_arrays(name, n, kind, parent, edge, player, infoset, infosets, prob, pay,
                             description=description)
+    if loud:
+        log.info("%s: built in %.1f s", name, time.perf_counter() - start)
+    return game
 
 
 __all__ = ["COLLUSION", "build_game"]

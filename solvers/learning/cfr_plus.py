@@ -19,8 +19,9 @@ from numpy.typing import NDArray
 
 from games import CompiledGame
 
-from solvers.learning._regret_kernels import (RegretState, counterfactual_values, normalise_average,
-                              regret_matching)
+from solvers.learning._regret_kernels import (RegretState, cfv_into, normalise_average,
+                                              regret_matching)
+from solvers._kernels import infoset_trees
 from solvers.iterative import SolverResult, run_iterative
 
 
@@ -50,18 +51,21 @@ def _match_player(sigma, regret, legal, infoset_player, who):
 
 @njit(cache=True)
 def _cfr_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
-                    legal, infoset_player, sigma, regret, avg, t0, n_iter, n_players,
-                    alternating, plus, linear):
+                    legal, infoset_player, iparents, topos, ms, sigma, regret, avg, t0, n_iter,
+                    n_players, alternating, plus, linear):
     n_inf, amax = legal.shape
-    cfv = np.zeros((n_players, n_inf, amax))
+    # work buffers, allocated once: 16 bytes per node, the rest per information set
+    reach = np.empty(kind.shape[0])
+    v = np.empty(kind.shape[0])
+    cfv = np.zeros((n_inf, amax))
     cf_reach = np.zeros(n_inf)
     own = np.zeros(n_inf)
     for t in range(t0 + 1, t0 + n_iter + 1):
         weight = float(t) if linear else 1.0
         for p in range(n_players):
-            counterfactual_values(kind, player, parent, edge, infoset, chance_prob,
-                                  terminal_index, payoffs, sigma, p, cfv[p], cf_reach, own)
-            _update_player(cfv[p], own, sigma, regret, avg, legal, infoset_player, p, weight,
+            cfv_into(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
+                     sigma, p, cfv, cf_reach, own, reach, v, iparents[p], topos[p], ms[p])
+            _update_player(cfv, own, sigma, regret, avg, legal, infoset_player, p, weight,
                            plus)
             if alternating:
                 _match_player(sigma, regret, legal, infoset_player, p)
@@ -86,7 +90,7 @@ class CFR:
     def advance(self, cg: CompiledGame, state: RegretState, t0: int, n: int) -> None:
         _cfr_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                         cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
-                        state.sigma, state.table, state.avg, t0, n, cg.n_players,
+                        *infoset_trees(cg), state.sigma, state.table, state.avg, t0, n, cg.n_players,
                         self.alternating, self.regret_matching_plus, self.linear_averaging)
 
     def average(self, cg: CompiledGame, state: RegretState) -> NDArray[np.float64]:

@@ -31,46 +31,25 @@ SCHEDULES = ("simultaneous", "alternating")
 AVERAGINGS = ("infoset", "reach")
 
 
-def infoset_first_node(cg: CompiledGame) -> NDArray[np.int64]:
-    """One node of every information set (own reach is equal across a set)."""
-    got = cg.cache.get("first_node")
-    if got is None:
-        got = np.full(cg.n_infosets, -1, dtype=np.int64)
-        dec = np.nonzero(cg.infoset >= 0)[0][::-1]
-        got[cg.infoset[dec]] = dec
-        cg.cache["first_node"] = got
-    return got
-
-
-def br_orders(cg: CompiledGame) -> tuple[NDArray[np.int64], NDArray[np.int32]]:
-    """Stacked best-response node orders and own-depths of all players."""
-    got = cg.cache.get("br_orders")
-    if got is None:
-        pairs = [K.br_order(cg.kind, cg.player, cg.parent, p) for p in range(cg.n_players)]
-        got = (np.stack([o for o, _ in pairs]), np.stack([d for _, d in pairs]))
-        cg.cache["br_orders"] = got
-    return got
-
-
 @njit(cache=True)
-def _mix(kind, player, parent, edge, infoset, legal, infoset_player, first_node, sigma, br,
-         who, alpha, reach_weighted):
+def _mix(legal, infoset_player, iparent, topo, m, sigma, br, who, alpha, reach_weighted):
     """Mix player ``who``'s pure best response ``br`` into ``sigma`` with weight alpha."""
     n_inf, amax = legal.shape
     if reach_weighted:
-        xs = K.own_reach(kind, player, parent, edge, infoset, sigma, who)
+        xs = np.zeros(n_inf)
+        K.own_reach_sets(sigma, iparent, topo, m, amax, xs)
         brs = np.zeros((n_inf, amax))
         for I in range(n_inf):
             if br[I] >= 0:
                 brs[I, br[I]] = 1.0
-        xb = K.own_reach(kind, player, parent, edge, infoset, brs, who)
+        xb = np.zeros(n_inf)
+        K.own_reach_sets(brs, iparent, topo, m, amax, xb)
     for I in range(n_inf):
         if infoset_player[I] != who or br[I] < 0:
             continue
         if reach_weighted:
-            node = first_node[I]
-            a_s = (1.0 - alpha) * xs[node]
-            a_b = alpha * xb[node]
+            a_s = (1.0 - alpha) * xs[I]
+            a_b = alpha * xb[I]
             den = a_s + a_b
             if den <= 0.0:
                 continue
@@ -84,30 +63,28 @@ def _mix(kind, player, parent, edge, infoset, legal, infoset_player, first_node,
 
 @njit(cache=True)
 def _fp_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
-                   legal, infoset_player, first_node, orders, depths, sigma, t0, n_iter,
-                   n_players, simultaneous, reach_weighted):
+                   legal, infoset_player, iparents, topos, ms, sigma, t0, n_iter, n_players,
+                   simultaneous, reach_weighted):
     for t in range(t0 + 1, t0 + n_iter + 1):
         alpha = 1.0 / (t + 1.0)
         if simultaneous:
             brs = np.empty((n_players, legal.shape[0]), dtype=np.int64)
             for p in range(n_players):
                 _, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
-                                          terminal_index, payoffs, legal, sigma, p, orders[p],
-                                          depths[p])
+                                          terminal_index, payoffs, legal, sigma, p)
                 # element by element: a row assignment ``brs[p] = b`` compiles numba's
                 # shape-mismatch error formatting (about 2 s of the first call, issue 11)
                 for I in range(b.shape[0]):
                     brs[p, I] = b[I]
             for p in range(n_players):
-                _mix(kind, player, parent, edge, infoset, legal, infoset_player, first_node,
-                     sigma, brs[p], p, alpha, reach_weighted)
+                _mix(legal, infoset_player, iparents[p], topos[p], ms[p], sigma, brs[p], p,
+                     alpha, reach_weighted)
         else:
             for p in range(n_players):
                 _, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
-                                          terminal_index, payoffs, legal, sigma, p, orders[p],
-                                          depths[p])
-                _mix(kind, player, parent, edge, infoset, legal, infoset_player, first_node,
-                     sigma, b, p, alpha, reach_weighted)
+                                          terminal_index, payoffs, legal, sigma, p)
+                _mix(legal, infoset_player, iparents[p], topos[p], ms[p], sigma, b, p, alpha,
+                     reach_weighted)
 
 
 @dataclass
@@ -128,10 +105,10 @@ class FictitiousPlay:
         return np.ascontiguousarray(sigma0, dtype=np.float64).copy()
 
     def advance(self, cg: CompiledGame, sigma: NDArray[np.float64], t0: int, n: int) -> None:
-        orders, depths = br_orders(cg)
+        iparents, topos, ms = K.infoset_trees(cg)
         _fp_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                        cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
-                       infoset_first_node(cg), orders, depths, sigma, t0, n, cg.n_players,
+                       iparents, topos, ms, sigma, t0, n, cg.n_players,
                        self.schedule == "simultaneous", self.averaging == "reach")
 
     def average(self, cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
