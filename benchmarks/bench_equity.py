@@ -1,0 +1,53 @@
+"""Heads-up preflop equity table benchmark (games.preflop.equity).
+
+Rebuilds the exact 169 x 169 table from scratch (every board through its suit-isomorphism
+class) and reports: seconds for the canonical boards, the phevaluator ranks and the class
+kernel (numba compiled before timing), peak RSS, the stored file's size, and whether the
+counts equal the copy shipped with the package (reproducibility).
+
+    python benchmarks/bench_equity.py [--write PATH]
+"""
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--write", type=Path, help="also save the rebuilt table here")
+    a = ap.parse_args(argv)
+    import numpy as np
+    from numba import get_num_threads
+
+    from games.preflop.boards import canonical_boards
+    from games.preflop.equity import SHIPPED, build_hu_equity, load_table, save_table, \
+        showdown_counts
+
+    t = time.perf_counter()
+    boards, sizes = canonical_boards()
+    t_boards = time.perf_counter() - t
+    showdown_counts(boards[:8], sizes[:8])  # compile (or load) the kernels
+    t = time.perf_counter()
+    table = build_hu_equity()
+    t_build = time.perf_counter() - t
+    with tempfile.TemporaryDirectory() as tmp:
+        path = save_table(table, a.write or Path(tmp) / "hu_equity.npz")
+        size = path.stat().st_size
+    shipped = load_table(SHIPPED)
+    same = shipped is not None and all(np.array_equal(getattr(table, k), getattr(shipped, k))
+                                       for k in ("win", "tie", "total"))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"canonical boards: {len(boards):,} in {t_boards:.2f} s; table build (warm kernels, "
+          f"{get_num_threads()} threads): {t_build:.2f} s; npz {size / 1e3:.0f} kB; "
+          f"peak RSS {rss:.0f} MB; equal to the shipped copy: {same}")
+
+
+if __name__ == "__main__":
+    main()

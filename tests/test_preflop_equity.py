@@ -1,0 +1,171 @@
+"""Preflop classes and the exact heads-up all-in equity table (issue 13)."""
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import pytest
+
+from games.errors import GameError
+from games.preflop.boards import all_boards, canonical_boards
+from games.preflop.classes import (CLASSES, GRID, N_DEALS, class_combos, class_index, combos,
+                                   deal_probabilities, deal_probability, disjoint_pair_counts)
+from games.preflop.equity import (BOARDS_PER_DEAL, SHIPPED, hu_equity, hu_equity_table,
+                                  load_table, save_table, showdown_counts)
+
+phevaluator = pytest.importorskip("phevaluator")
+
+
+# ---------------------------------------------------------------- classes
+def test_169_names_in_chart_order():
+    assert len(CLASSES) == len(set(CLASSES)) == 169
+    assert CLASSES[:3] == ("AA", "AKs", "AQs") and CLASSES[13] == "AKo" and CLASSES[-1] == "22"
+    assert CLASSES[GRID[12, 0]] == "A2o" and CLASSES[GRID[0, 12]] == "A2s"
+    for r in range(13):
+        for c in range(13):
+            name = CLASSES[GRID[r, c]]
+            kind = "" if r == c else ("s" if r < c else "o")
+            assert name.endswith(kind) and len(name) == (2 if r == c else 3)
+            assert "AKQJT98765432".index(name[0]) == min(r, c)
+            assert "AKQJT98765432".index(name[1]) == max(r, c)
+    assert sum(n.endswith("s") for n in CLASSES) == sum(n.endswith("o") for n in CLASSES) == 78
+
+
+def test_combos_per_class():
+    cards, cls = combos()
+    assert cards.shape == (1326, 2) and len({tuple(c) for c in cards.tolist()}) == 1326
+    sizes = np.bincount(cls, minlength=169)
+    for i, name in enumerate(CLASSES):
+        assert sizes[i] == {2: 6, 3: 4 if name[2:] == "s" else 12}[len(name)]
+    # As = 4*12+3 = 51, Ks = 47 (card id 4 * rank + suit, rank 0 = deuce)
+    assert [51, 47] in class_combos("AKs")[:, ::-1].tolist()
+    assert all(a // 4 == 5 and b // 4 == 1 and a % 4 != b % 4 for b, a in class_combos("73o"))
+
+
+@pytest.mark.parametrize("bad", ["XYz", "KAs", "AAs", "AKx", "A", "", "aks", None])
+def test_unknown_class(bad):
+    with pytest.raises(GameError, match=r"unknown hand class .*expected like AA, AKs, T3o"):
+        class_index(bad)
+
+
+def test_deal_probabilities_exact():
+    probs = deal_probabilities()
+    assert sum(sum(row, Fraction(0)) for row in probs) == 1
+    n = disjoint_pair_counts()
+    assert n.sum() == N_DEALS == 1326 * 1225 and np.array_equal(n, n.T)
+    # AA vs AA: each AA combo leaves exactly one disjoint AA combo; AKo vs AA: 3 per AKo combo;
+    # AKs vs AKs: the 3 other suits; 72o vs AA: all 6
+    assert deal_probability("AA", "AA") == Fraction(6, N_DEALS)
+    assert deal_probability("AKo", "AA") == Fraction(12 * 3, N_DEALS)
+    assert deal_probability("AKs", "AKs") == Fraction(4 * 3, N_DEALS)
+    assert deal_probability("72o", "AA") == Fraction(12 * 6, N_DEALS)
+    # marginal of one class: its combo share of the 1,326
+    assert sum(probs[class_index("AKo")], Fraction(0)) == Fraction(12, 1326)
+
+
+# ---------------------------------------------------------------- boards
+def test_canonical_boards():
+    boards, sizes = canonical_boards()
+    assert len(boards) == 134_459 and sizes.sum() == comb(52, 5)
+    assert set(sizes.tolist()) <= {4, 6, 12, 24} and np.all(np.diff(boards, axis=1) > 0)
+    # a monotone board's orbit: the same ranks in each of the 4 suits
+    flush = np.flatnonzero((boards % 4 == boards[:, :1] % 4).all(axis=1))
+    assert len(flush) == comb(13, 5) and np.all(sizes[flush] == 4)
+
+
+# ---------------------------------------------------------------- the table
+@pytest.fixture(scope="module")
+def table():
+    return hu_equity_table()
+
+
+def test_counts_add_up_exactly(table):
+    total = disjoint_pair_counts() * BOARDS_PER_DEAL
+    assert np.array_equal(table.total, total)
+    assert np.array_equal(table.win + table.win.T + table.tie, table.total)
+    assert np.array_equal(table.tie, table.tie.T)
+    i, j = class_index("AKo"), class_index("22")
+    e_ij = Fraction(2 * int(table.win[i, j]) + int(table.tie[i, j]), 2 * int(table.total[i, j]))
+    e_ji = Fraction(2 * int(table.win[j, i]) + int(table.tie[j, i]), 2 * int(table.total[j, i]))
+    assert e_ij + e_ji == 1
+    assert np.allclose(table.equity + table.equity.T, 1, atol=1e-12)
+    assert np.allclose(np.diag(table.equity), 0.5)
+
+
+# Published heads-up preflop equities (PokerStove / ProPokerTools odds, widely reprinted,
+# e.g. "AA vs KK: 81.95% - 18.05%"; AKs vs QQ 46%, AKo vs QQ 43%, AA vs AKo 93%, AA vs AKs
+# 88%, KK vs AKo 70%).
+@pytest.mark.parametrize("a, b, published, tol", [
+    ("AA", "KK", 0.8195, 0.00006), ("AKs", "QQ", 0.46, 0.002), ("AKo", "QQ", 0.43, 0.003),
+    ("AA", "AKo", 0.93, 0.003), ("AA", "AKs", 0.88, 0.003), ("KK", "AKo", 0.70, 0.002)])
+def test_published_equities(a, b, published, tol):
+    assert abs(hu_equity(a, b) - published) <= tol
+    assert abs(hu_equity(b, a) - (1 - published)) <= tol
+
+
+def _all_boards_counts(names):
+    """Independent exact counts: every one of the 2,598,960 boards (no suit isomorphism, no
+    class kernel), ranking each combo of ``names`` with phevaluator on it, then comparing
+    combo ranks pair by pair."""
+    from games.preflop._kernels import board_ranks
+    cards = np.concatenate([class_combos(n) for n in names])
+    owner = np.repeat(np.arange(len(names)), [len(class_combos(n)) for n in names])
+    boards = all_boards()
+    ranks = board_ranks(boards, cards)
+    out = {}
+    for x, y in combinations(range(len(cards)), 2):
+        if set(cards[x].tolist()) & set(cards[y].tolist()):
+            continue
+        ok = (ranks[:, x] > 0) & (ranks[:, y] > 0)
+        rx, ry = ranks[ok, x], ranks[ok, y]
+        assert len(rx) == BOARDS_PER_DEAL
+        for (p, q), (s, t) in (((owner[x], owner[y]), (rx, ry)), ((owner[y], owner[x]), (ry, rx))):
+            w, tie, tot = out.get((p, q), (0, 0, 0))
+            out[p, q] = (w + int((s < t).sum()), tie + int((s == t).sum()), tot + len(s))
+    return {(names[p], names[q]): v for (p, q), v in out.items()}
+
+
+def test_table_cells_against_direct_enumeration(table):
+    got = _all_boards_counts(["AA", "KK", "AKs"])
+    for (a, b), (w, tie, tot) in got.items():
+        i, j = class_index(a), class_index(b)
+        assert (table.win[i, j], table.tie[i, j], table.total[i, j]) == (w, tie, tot), (a, b)
+    assert len(got) == 9
+
+
+def test_kernel_against_pairwise_counts_on_sample_boards():
+    """The class kernel against plain pair-by-pair counting, on a deterministic sample of
+    boards, every class pair, ranks from phevaluator's Python function."""
+    from phevaluator import evaluate_cards
+    boards, sizes = canonical_boards()
+    pick = np.arange(0, len(boards), len(boards) // 12)[:12]
+    cards, cls = combos()
+    onehot = np.zeros((1326, 169))
+    onehot[np.arange(1326), cls] = 1
+    hits = np.zeros((1326, 52))
+    hits[np.arange(1326), cards[:, 0]] = hits[np.arange(1326), cards[:, 1]] = 1
+    disjoint = (hits @ hits.T) == 0
+    win = np.zeros((169, 169))
+    tie = np.zeros((169, 169))
+    for b in pick:
+        board = boards[b].tolist()
+        live = ~hits[:, board].any(axis=1)
+        r = np.array([evaluate_cards(*board, *c) if ok else 0
+                      for c, ok in zip(cards.tolist(), live)])
+        pair = disjoint & live[:, None] & live[None, :]
+        win += sizes[b] * onehot.T @ (pair & (r[:, None] < r[None, :])) @ onehot
+        tie += sizes[b] * onehot.T @ (pair & (r[:, None] == r[None, :])) @ onehot
+    kw, kt = showdown_counts(boards[pick], sizes[pick])
+    assert np.array_equal(kw, win.astype(np.int64)) and np.array_equal(kt, tie.astype(np.int64))
+    assert kw.sum() > 0 and kt.sum() > 0
+
+
+def test_save_load_and_cache(tmp_path, monkeypatch, table):
+    path = save_table(table, tmp_path / "t.npz")
+    again = load_table(path)
+    assert np.array_equal(again.win, table.win) and again.meta == table.meta
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    assert load_table(tmp_path / "bad.npz") is None and load_table(tmp_path / "none.npz") is None
+    assert SHIPPED.is_file() and load_table(SHIPPED) is not None
