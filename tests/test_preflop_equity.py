@@ -11,7 +11,8 @@ import pytest
 from games.errors import GameError
 from games.preflop.boards import all_boards, canonical_boards
 from games.preflop.classes import (CLASSES, GRID, N_DEALS, class_combos, class_index, combos,
-                                   deal_probabilities, deal_probability, disjoint_pair_counts)
+                                   deal_probabilities, deal_probability, disjoint_pair_counts,
+                                   grid_names)
 from games.preflop.equity import (BOARDS_PER_DEAL, SHIPPED, hu_equity, hu_equity_table,
                                   load_table, save_table, showdown_counts)
 
@@ -30,6 +31,8 @@ def test_169_names_in_chart_order():
             assert name.endswith(kind) and len(name) == (2 if r == c else 3)
             assert "AKQJT98765432".index(name[0]) == min(r, c)
             assert "AKQJT98765432".index(name[1]) == max(r, c)
+    chart = grid_names()
+    assert chart[0][:3] == ["AA", "AKs", "AQs"] and chart[1][0] == "AKo" and chart[12][12] == "22"
     assert sum(n.endswith("s") for n in CLASSES) == sum(n.endswith("o") for n in CLASSES) == 78
 
 
@@ -169,3 +172,38 @@ def test_save_load_and_cache(tmp_path, monkeypatch, table):
     (tmp_path / "bad.npz").write_bytes(b"not a zip")
     assert load_table(tmp_path / "bad.npz") is None and load_table(tmp_path / "none.npz") is None
     assert SHIPPED.is_file() and load_table(SHIPPED) is not None
+
+
+def test_suit_renaming_keeps_board_counts():
+    """The premise of the canonical boards: renaming suits leaves the class counts alone."""
+    board = np.array([[48, 45, 30, 29, 6]])  # Ac Kb 9d 9b 3d (suits 0-3 as numbered)
+    perm = np.array([2, 0, 3, 1])
+    renamed = np.sort(4 * (board // 4) + perm[board % 4], axis=1)
+    w1, t1 = showdown_counts(board, np.array([1]))
+    w2, t2 = showdown_counts(renamed, np.array([1]))
+    assert np.array_equal(w1, w2) and np.array_equal(t1, t2) and w1.sum() > 0
+
+
+def test_python_fallback_ranks_agree(monkeypatch):
+    from games.preflop import _kernels
+    boards = canonical_boards()[0][[0, 5000, 99999]]
+    cards = combos()[0]
+    native = _kernels.board_ranks(boards, cards)
+    monkeypatch.setattr(_kernels, "_native_rank_kernel", lambda: None)
+    assert np.array_equal(_kernels.board_ranks(boards, cards), native)
+    assert (native > 0).sum() == 3 * 1081
+
+
+def test_cache_is_read_first(tmp_path, monkeypatch, table):
+    from dataclasses import replace
+
+    from games.preflop import equity
+    monkeypatch.setenv("POKERDYN_CACHE", str(tmp_path))
+    assert str(equity.cache_path()).startswith(str(tmp_path / "preflop"))
+    marked = replace(table, meta={**table.meta, "marker": 1})
+    save_table(marked, equity.cache_path())
+    equity._loaded.cache_clear()
+    try:
+        assert hu_equity_table().meta.get("marker") == 1
+    finally:
+        equity._loaded.cache_clear()

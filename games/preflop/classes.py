@@ -42,6 +42,11 @@ GRID: NDArray[np.int64] = np.arange(N_CLASSES).reshape(13, 13)  # GRID[r, c] = c
 _INDEX = {name: i for i, name in enumerate(CLASSES)}
 
 
+def grid_names() -> list[list[str]]:
+    """The 13x13 chart of class names (row A first: ``AA AKs ... A2s``; column A: ``AKo`` ...)."""
+    return [[CLASSES[GRID[r, c]] for c in range(13)] for r in range(13)]
+
+
 def class_index(name: str) -> int:
     """Index (0..168) of a class name such as ``AA``, ``AKs``, ``T3o``."""
     try:
@@ -108,4 +113,4 @@ def deal_probabilities() -> list[list[Fraction]]:
 
 __all__ = ["CLASSES", "GRID", "N_CLASSES", "N_COMBOS", "N_DEALS", "RANK_CHARS", "class_combos",
            "class_index", "class_of_cards", "combos", "deal_probabilities", "deal_probability",
-           "disjoint_pair_counts"]
+           "disjoint_pair_counts", "grid_names"]
