@@ -109,6 +109,21 @@ def test_published_equities(a, b, published, tol):
     assert abs(hu_equity(b, a) - (1 - published)) <= tol
 
 
+# Each class against a random hand, exact to the 7 digits printed in Jazbo's table of all
+# 47,008 head-to-head matchups (http://jazbo.com/poker/huholdem.html, ties worth 1/2).
+JAZBO = {"AA": 0.8520371, "KK": 0.8239568, "QQ": 0.7992516, "JJ": 0.7746947, "TT": 0.7501178,
+         "99": 0.7205725, "88": 0.6916304, "AKs": 0.6704463, "77": 0.6623602, "A4s": 0.5903364,
+         "A7o": 0.5884120, "K8s": 0.5831235, "A3s": 0.5822032, "K5o": 0.5331397, "J9o": 0.5325120,
+         "96s": 0.4742829, "J2s": 0.4737815, "85o": 0.4142753, "64s": 0.4133332, "83s": 0.4087350}
+
+
+def test_against_random_hand_published(table):
+    got = table.against_random()
+    for name, published in JAZBO.items():
+        assert abs(got[class_index(name)] - published) <= 5e-8, name
+    assert CLASSES[int(np.argmax(got))] == "AA" and CLASSES[int(np.argmin(got))] == "32o"
+
+
 # Exact win / loss / tie counts over the 1,712,304 boards from GNU poker-eval's hcmp2
 # (brainwagon.org, "Texas Hold'em trivia", 2005-04-09): an independent evaluator.
 @pytest.mark.parametrize("hero, villain, counts", [

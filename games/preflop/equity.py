@@ -62,6 +62,11 @@ class EquityTable:
     def __call__(self, a: str, b: str) -> float:
         return float(self.equity[class_index(a), class_index(b)])
 
+    def against_random(self) -> NDArray[np.float64]:
+        """Each class's equity against a uniformly random hand from the 50 other cards
+        (169,): all deals of the class pooled, so weighted by the disjoint combo pairs."""
+        return (self.win.sum(axis=1) + self.tie.sum(axis=1) / 2) / self.total.sum(axis=1)
+
 
 def _phevaluator_version() -> str:
     try:
