@@ -159,7 +159,7 @@ def _loaded() -> EquityTable:
 
 def hu_equity_table(recompute: bool = False, progress: bool = False) -> EquityTable:
     """The heads-up equity table: from the on-disk cache, else the copy shipped with the
-    package, else (or with ``recompute``) computed (about 15 s on two cores) and cached."""
+    package, else (or with ``recompute``) computed (12-30 s on two shared cores) and cached."""
     if not recompute:
         return _loaded()
     table = build_hu_equity(progress=progress)
