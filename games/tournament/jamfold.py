@@ -42,6 +42,7 @@ from games.tournament.showdown import HandModel, settle, weak_orderings
 from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 MAX_SEATS = 6
+MAX_NODES = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -172,10 +173,15 @@ def jamfold_game(model: HandModel, stacks: ArrayLike, blinds: Sequence[float] = 
     n = t.stacks.size
     pay_arr = None if payouts is None else check_payouts(payouts, n)
     K = len(model.names)
-    joint = deal_probabilities(model, n)
+    if n >= 3 and model.multiway is None:
+        raise GameError(f"{n}-seat jam/fold: 3-way all-in equities need a multiway equity "
+                        "provider (HandModel.multiway); none was given")
+    pub = _public_tree(t)
     D = K ** n
-    if D * 4 * n > 2 ** 31 - 1:
-        raise GameError(f"{K} classes and {n} seats make {D:,} deals, too many to enumerate")
+    if D * len(pub) > MAX_NODES:
+        raise GameError(f"{K} classes and {n} seats make {D:,} deals and {D * len(pub):,} "
+                        f"nodes; allowed: at most {MAX_NODES:,} (use fewer hand classes)")
+    joint = deal_probabilities(model, n)
     deals = np.indices((K,) * n).reshape(n, D).T                      # (D, n), row-major
     # chance levels: level j has K^j nodes (prefixes of deals), probabilities conditional
     kind, parent, edge, prob = [np.array([CHANCE], dtype=np.int8)], [np.array([-1])], \
@@ -190,7 +196,6 @@ def jamfold_game(model: HandModel, stacks: ArrayLike, blinds: Sequence[float] = 
         parent.append(prev + np.arange(K ** j) // K)
         edge.append(np.arange(K ** j) % K)
         prev, base = base, base + K ** j
-    pub = _public_tree(t)
     # public node 0 (the first decision) is the last chance level; others follow in blocks
     off = np.empty(len(pub), dtype=np.int64)
     off[0] = prev
