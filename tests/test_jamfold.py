@@ -158,3 +158,17 @@ def test_bad_tables(stacks, blinds, ante, msg):
 def test_missing_multiway_provider():
     with pytest.raises(GameError, match="3-way all-in equities need"):
         jamfold_game(AB, [5, 5, 5], (0.5, 1))
+
+
+def test_preflop_model_matches_own_pair_probabilities():
+    """With games.preflop present: its class order and deal probabilities agree with the
+    independent combo count of games.tournament.hands (two implementations)."""
+    pytest.importorskip("games.preflop.equity")
+    from games.tournament.hands import class_names, class_pair_prob, preflop_model
+    m = preflop_model()
+    assert m.names == class_names()
+    assert np.allclose(m.pair_prob, class_pair_prob(m.names), atol=1e-15, rtol=0)
+    assert m.pair_prob[0, 0] == pytest.approx(6 / (1326 * 1225), rel=1e-12)   # AA vs AA
+    g = jamfold_game(m, [10, 10], (0.5, 1))
+    cg = compile_game(g)
+    assert nash_conv(cg, solve_lp(cg).strategies) < 1e-9

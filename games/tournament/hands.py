@@ -72,16 +72,27 @@ def class_pair_prob(order: tuple[str, ...]) -> NDArray[np.float64]:
 
 
 def preflop_model() -> HandModel:
-    """The 169-class model with the exact heads-up equities of :mod:`games.preflop`."""
+    """The 169-class model of :mod:`games.preflop`: its class order, exact deal
+    probabilities and heads-up equities with their tie probabilities."""
     try:
-        from games.preflop.classes import class_index
+        from games.preflop import classes
         from games.preflop.equity import hu_equity_table
     except ImportError as exc:
         raise GameError(f"the 169-class equity table is not available ({exc}); it comes "
                         "with games.preflop") from None
-    order = tuple(sorted(class_names(), key=class_index))
-    return HandModel(names=order, pair_prob=class_pair_prob(order),
-                     equity=np.asarray(hu_equity_table().equity, dtype=np.float64))
+    table = hu_equity_table()
+    order = tuple(getattr(table, "classes", None) or
+                  sorted(class_names(), key=classes.class_index))
+    if hasattr(classes, "disjoint_pair_counts"):
+        n = np.asarray(classes.disjoint_pair_counts(), dtype=np.float64)
+        pair = n / n.sum()
+    else:
+        pair = class_pair_prob(order)
+    tie = None
+    if getattr(table, "tie", None) is not None and getattr(table, "total", None) is not None:
+        tie = np.asarray(table.tie, dtype=np.float64) / np.maximum(table.total, 1)
+    return HandModel(names=order, pair_prob=pair, tie=tie,
+                     equity=np.asarray(table.equity, dtype=np.float64))
 
 
 __all__ = ["RANKS", "class_names", "class_pair_prob", "grid_cell", "grid_name",
