@@ -120,3 +120,10 @@ def test_bad_input_one_line_exit_2(argv, needle):
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("pokerdyn: error: ") and needle in lines[0]
+
+
+def test_chart_plot_written(tmp_path):
+    path = tmp_path / "chart.png"
+    code, out, _ = cli("pushfold", "--chart", "--max-stack", "4", "--step", "1", "--plot",
+                       str(path))
+    assert code == 0 and path.stat().st_size > 10_000 and f"wrote {path}" in out

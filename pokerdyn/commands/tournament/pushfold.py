@@ -23,7 +23,8 @@ import time
 
 import numpy as np
 
-from pokerdyn.commands.common import emit_json, int_arg, parse_float, parse_list
+from pokerdyn.commands.common import (check_plot_file, emit_json, int_arg, parse_float,
+                                     parse_list)
 
 POSITIONS = {2: ("SB", "BB"), 3: ("BTN", "SB", "BB"), 4: ("CO", "BTN", "SB", "BB"),
              5: ("UTG", "CO", "BTN", "SB", "BB"), 6: ("UTG", "HJ", "CO", "BTN", "SB", "BB")}
@@ -45,6 +46,8 @@ def add_arguments(p) -> None:
     p.add_argument("--chart", action="store_true", help="heads-up thresholds chart")
     p.add_argument("--max-stack", default="20", help="chart: largest stack (default 20)")
     p.add_argument("--step", default="0.1", help="chart: stack step (default 0.1)")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="chart: also draw the two 13x13 threshold heatmaps to FILE (.png, .pdf)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -189,6 +192,7 @@ def _run_chart(args, blinds, ante) -> int:
     from games import GameError
     from games.tournament import hands
 
+    plot = None if args.plot is None else check_plot_file(args.plot)
     step = parse_float(args.step, "step", low=0, low_open=True)
     top = parse_float(args.max_stack, "max-stack", low=0, low_open=True)
     n = int(np.floor(top / step + 1e-9))
@@ -208,6 +212,10 @@ def _run_chart(args, blinds, ante) -> int:
     idx = [model.names.index(h) for h in names]
     res = {"push": {h: _intervals(grid, push[:, i] > 0.5) for h, i in zip(names, idx)},
            "call": {h: _intervals(grid, call[:, i] > 0.5) for h, i in zip(names, idx)}}
+    if plot is not None:
+        from figures.tournament.chart import chart_figure
+        res["plot"] = str(chart_figure(plot, res["push"], res["call"],
+                                       {h: hands.grid_cell(h) for h in names}, float(grid[-1])))
     if args.json:
         emit_json({**res, "blinds": blinds, "ante": ante, "stacks": grid.tolist(),
                    "seconds": seconds})
@@ -217,4 +225,6 @@ def _run_chart(args, blinds, ante) -> int:
     for h in names:
         fmt = lambda iv: ", ".join(f"{a:g}-{b:g}" for a, b in iv) or "-"  # noqa: E731
         print(f"{h:>4}  push {fmt(res['push'][h]):<28} call {fmt(res['call'][h])}")
+    if plot is not None:
+        print(f"wrote {res['plot']}")
     return 0
