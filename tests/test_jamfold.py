@@ -172,3 +172,19 @@ def test_preflop_model_matches_own_pair_probabilities():
     g = jamfold_game(m, [10, 10], (0.5, 1))
     cg = compile_game(g)
     assert nash_conv(cg, solve_lp(cg).strategies) < 1e-9
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_seat_counts_and_order(n):
+    """Terminals: folds to the BB (1) plus, for a first push at position k, every call/fold
+    sequence of the n-1-k players behind it: 1 + sum_k 2^(n-1-k) = 2^n - 1.  The first
+    decision is UTG's (the seat after the big blind); heads-up the button (SB)."""
+    model = HandModel(("X",), np.ones((1, 1)), np.full((1, 1), 0.5),
+                      multiway=lambda cls: np.eye(len(weak_orderings(len(cls))))[0])
+    g = jamfold_game(model, [10.0 + i for i in range(n)], (0.5, 1), ante=0.25, button=1,
+                     payouts=[0.5, 0.3, 0.2][:n])
+    assert len(g.terminal_node) == 2 ** n - 1
+    t = table([10.0 + i for i in range(n)], (0.5, 1), 0.25, 1)
+    assert t.order[0] == (1 if n == 2 else (1 + 3) % n) and t.order[-1] == t.bb
+    assert g.infosets[0].player == t.order[0]
+    assert np.abs(g.payoffs.sum(axis=1)).max() < 1e-12
