@@ -84,7 +84,10 @@ def test_chart_agrees_with_single_stack_solves():
                        "--step", "2.5", "--json")
     assert code == 0
     chart = json.loads(out)
-    assert set(chart) >= {"push", "call"} and chart["stacks"] == [2.5, 5.0, 7.5]
+    assert set(chart) >= {"push", "call", "push_mixed", "call_mixed"}
+    assert chart["stacks"] == [2.5, 5.0, 7.5]
+    for h, pts in chart["push_mixed"].items():
+        assert all(0 < p < 1 for _, p in pts)
     for s in (2.5, 5.0, 7.5):
         _, out, _ = cli("pushfold", "--stacks", f"{s},{s}", "--json")
         grid = np.array(json.loads(out)["ranges"]["SB push []"])

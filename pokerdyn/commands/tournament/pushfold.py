@@ -13,7 +13,9 @@ of pushing (calling).
 ``--step, 2 --step, ... --max-stack`` (big blinds; only stacks above the big blind plus
 ante), solved by LP; a class is *played* at a stack when its push (call) probability
 exceeds 1/2; JSON keys ``push`` and ``call`` map each class to its list of ``[low, high]``
-intervals of played stacks.
+intervals of played stacks, and ``push_mixed``/``call_mixed`` list ``[stack, probability]``
+where the equilibrium found mixes (then a class near its threshold may show short
+intervals: a mixing zone, not a gap; a gap is a run of pure folds between pure pushes).
 
 Hand classes, deal probabilities and heads-up equities come from the 169-class table
 (:mod:`games.preflop`); 3 or more all-in hands need a multiway equity provider."""
@@ -212,6 +214,12 @@ def _run_chart(args, blinds, ante) -> int:
     idx = [model.names.index(h) for h in names]
     res = {"push": {h: _intervals(grid, push[:, i] > 0.5) for h, i in zip(names, idx)},
            "call": {h: _intervals(grid, call[:, i] > 0.5) for h, i in zip(names, idx)}}
+    for key, probs in (("push", push), ("call", call)):     # where the LP's choice mixes
+        res[f"{key}_mixed"] = {h: [[float(grid[k]), round(float(probs[k, i]), 6)]
+                                   for k in np.flatnonzero((probs[:, i] > 1e-6)
+                                                           & (probs[:, i] < 1 - 1e-6))]
+                               for h, i in zip(names, idx)}
+        res[f"{key}_mixed"] = {h: v for h, v in res[f"{key}_mixed"].items() if v}
     if plot is not None:
         from figures.tournament.chart import chart_figure
         res["plot"] = str(chart_figure(plot, res["push"], res["call"],
