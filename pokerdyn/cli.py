@@ -31,6 +31,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "equilibria": ("exact.equilibria", "exact equilibrium families, piecewise in the pot size P"),
     "crosscheck": ("exact.crosscheck",
                    "cross-check the exact equilibrium families against fictitious play"),
+    "icm": ("tournament.icm", "ICM tournament equity of a stack vector (Malmuth-Harville)"),
+    "pushfold": ("tournament.pushfold",
+                 "jam/fold equilibria: push and call ranges, heads-up thresholds chart"),
     "reproduce": ("reproduce", "regenerate the figures of the reference papers and a report"),
 }
 

@@ -1,0 +1,1 @@
+"""Plot helpers of tournament endgames (push/fold charts)."""

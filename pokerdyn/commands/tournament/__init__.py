@@ -1,0 +1,1 @@
+"""Subcommands of tournament endgames: icm, pushfold."""

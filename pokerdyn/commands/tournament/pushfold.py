@@ -1,0 +1,238 @@
+"""Jam/fold (push/fold) equilibria: push and call ranges as 13x13 grids, or the heads-up
+thresholds chart.
+
+Seats act UTG first, big blind last (heads-up the small blind, on the button, first); each
+player pushes all-in or folds, and after a push calls all-in or folds.  Payoffs are chips,
+or with ``--payouts`` ICM equity (fractions of the prize pool).  Methods: ``lp`` (the
+sequence-form LP, heads-up; the default there), ``fp`` (fictitious play) and ``hedge``
+(per-information-set multiplicative weights).  Grids: row = first card, column = second;
+pairs on the diagonal, suited hands above it, offsuit below it; a cell is the probability
+of pushing (calling).
+
+``--chart``: the heads-up chip-EV equilibrium at every effective stack of the grid
+``--step, 2 --step, ... --max-stack`` (big blinds; only stacks above the big blind plus
+ante), solved by LP; a class is *played* at a stack when its push (call) probability
+exceeds 1/2; JSON keys ``push`` and ``call`` map each class to its list of ``[low, high]``
+intervals of played stacks, and ``push_mixed``/``call_mixed`` list ``[stack, probability]``
+where the equilibrium found mixes (then a class near its threshold may show short
+intervals: a mixing zone, not a gap; a gap is a run of pure folds between pure pushes).
+
+Hand classes, deal probabilities and heads-up equities come from the 169-class table
+(:mod:`games.preflop`); 3 or more all-in hands need a multiway equity provider."""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pokerdyn.commands.common import (check_plot_file, emit_json, int_arg, parse_float,
+                                     parse_list)
+
+POSITIONS = {2: ("SB", "BB"), 3: ("BTN", "SB", "BB"), 4: ("CO", "BTN", "SB", "BB"),
+             5: ("UTG", "CO", "BTN", "SB", "BB"), 6: ("UTG", "HJ", "CO", "BTN", "SB", "BB")}
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--stacks", default=None, help="chips per seat in big blinds, e.g. 10,10")
+    p.add_argument("--blinds", default="0.5,1", help="small,big blind (default 0.5,1)")
+    p.add_argument("--ante", default="0", help="ante posted by every seat (default 0)")
+    p.add_argument("--button", type=int_arg("button", 0, 5), default=0,
+                   help="0-based seat of the button (default 0)")
+    p.add_argument("--payouts", default=None,
+                   help="ICM payouts, fractions of the prize pool (default: chip EV)")
+    p.add_argument("--method", default=None, choices=("fp", "hedge", "lp"),
+                   help="solver (default lp heads-up, fp otherwise)")
+    p.add_argument("--iterations", type=int_arg("iterations", 1), default=2000,
+                   help="iterations of fp / hedge (default 2000)")
+    p.add_argument("--hand", default=None, help="show only this hand class, e.g. AKs")
+    p.add_argument("--chart", action="store_true", help="heads-up thresholds chart")
+    p.add_argument("--max-stack", default="20", help="chart: largest stack (default 20)")
+    p.add_argument("--step", default="0.1", help="chart: stack step (default 0.1)")
+    p.add_argument("--plot", default=None, metavar="FILE",
+                   help="chart: also draw the two 13x13 threshold heatmaps to FILE (.png, .pdf)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _grid(names, probs) -> list[list[float]]:
+    from games.tournament.hands import grid_cell
+    g = np.zeros((13, 13))
+    for n, p in zip(names, probs):
+        g[grid_cell(n)] = p
+    return np.round(g, 6).tolist()
+
+
+def _show_grid(title: str, grid) -> None:
+    from games.tournament.hands import RANKS
+    print(f"{title}  (% of combos played)")
+    print("     " + "".join(f"{r:>4}" for r in RANKS))
+    for r, row in zip(RANKS, grid):
+        print(f"{r:>4} " + "".join("   ." if x < 5e-3 else " 100" if x > 0.995
+                                    else f"{100 * x:>4.0f}" for x in row))
+
+
+def _ranges(game, sigma, order: tuple[int, ...], hand: str | None):
+    """Range key ("SB push []", "BB call [p]") -> 13x13 grid, from the information sets."""
+    out, seen = {}, {}
+    for I, info in enumerate(game.infosets):
+        seen.setdefault((info.player, info.label.split("|", 1)[1]), []).append(I)
+    order_pos = POSITIONS[len(order)]
+    for (p, hist), idx in seen.items():
+        acts = game.infosets[idx[0]].actions
+        act = "call" if "c" in acts else "push"
+        a = acts.index("c" if act == "call" else "p")
+        names = [game.infosets[I].label.split(":", 1)[1].split("|", 1)[0] for I in idx]
+        probs = sigma[idx, a]
+        if hand is not None:
+            probs = np.where(np.array(names) == hand, probs, 0.0)
+        pos = order_pos[order.index(p)]
+        out[f"{pos} {act} [{hist}]"] = _grid(names, probs)
+    return out
+
+
+def _solve(cg, method: str, iterations: int, progress: bool):
+    from solvers import fictitious_play, hedge, nash_conv, solve_lp
+    if method == "lp":
+        res = solve_lp(cg)
+        return res.strategies, nash_conv(cg, res.strategies)
+    run = fictitious_play if method == "fp" else hedge
+    res = run(cg, iterations=iterations, progress=progress)
+    return res.strategy, res.nash_conv
+
+
+def _parse_common(args):
+    blinds = parse_list(args.blinds, "blinds", counts=(2,), low=0, low_open=True)
+    ante = parse_float(args.ante, "ante", low=0)
+    return blinds, ante
+
+
+def run(args) -> int:
+    from games import GameError
+    from games.tournament import hands
+
+    blinds, ante = _parse_common(args)
+    if args.hand is not None:
+        hands.grid_cell(args.hand)
+    if args.chart:
+        return _run_chart(args, blinds, ante)
+    if args.stacks is None:
+        raise GameError("pushfold needs --stacks (e.g. 10,10) or --chart")
+    stacks = parse_list(args.stacks, "stacks", low=0, low_open=True)
+    payouts = None if args.payouts is None else parse_list(args.payouts, "payouts", low=0)
+    from games.compiled import compile_game
+    from games.tournament.icm import check_payouts
+    from games.tournament.jamfold import jamfold_game, table
+
+    t = table(stacks, blinds, ante, args.button)
+    if payouts is not None:
+        check_payouts(payouts, len(stacks))
+    method = args.method or ("lp" if len(stacks) == 2 else "fp")
+    if method == "lp" and len(stacks) != 2:
+        raise GameError(f"--method lp solves heads-up games; {len(stacks)} seats need fp or "
+                        "hedge")
+    start = time.perf_counter()
+    game = jamfold_game(hands.preflop_model(), stacks, blinds, ante, args.button, payouts)
+    sigma, nc = _solve(compile_game(game), method, args.iterations, not args.json)
+    seconds = time.perf_counter() - start
+    ranges = _ranges(game, sigma, t.order, args.hand)
+    units = "chips" if payouts is None else "ICM equity (prize-pool fractions)"
+    if args.json:
+        emit_json({"stacks": stacks, "blinds": blinds, "ante": ante, "button": args.button,
+                   "payouts": payouts, "method": method, "units": units, "ranges": ranges,
+                   "nash_conv": nc, "seconds": seconds})
+        return 0
+    print(f"jam/fold, stacks {stacks}, blinds {blinds}, ante {ante:g}, method {method}: "
+          f"NashConv {nc:.3g} ({units}), {seconds:.2f} s")
+    for key, grid in ranges.items():
+        _show_grid(key, grid)
+    return 0
+
+
+def _intervals(grid_stacks, played) -> list[list[float]]:
+    """Runs of consecutive played grid stacks as [low, high] pairs."""
+    on = np.concatenate([[False], np.asarray(played, dtype=bool), [False]])
+    starts = np.flatnonzero(on[1:] & ~on[:-1])
+    ends = np.flatnonzero(~on[1:] & on[:-1]) - 1
+    return [[float(grid_stacks[a]), float(grid_stacks[b])] for a, b in zip(starts, ends)]
+
+
+def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
+    """SB push and BB call probabilities (len(stacks), K) of the heads-up chip-EV LP
+    equilibrium at each effective stack.
+
+    The chip payoffs of the heads-up game are affine in the effective stack S (folds cost
+    the posts; a showdown is worth (2 e - 1) S), so the game is built at two stacks, checked
+    at a third, and each stack's LP gets the interpolated payoffs on the same tree."""
+    import dataclasses
+
+    from tqdm.auto import tqdm
+
+    from games.compiled import compile_game
+    from games.tournament.jamfold import jamfold_game
+    from solvers import solve_lp
+
+    s0, s1 = float(stacks[0]), float(stacks[-1]) if len(stacks) > 1 else float(stacks[0]) + 1
+    g0, g1 = (jamfold_game(model, [s, s], blinds, ante) for s in (s0, s1))
+    slope = (g1.payoffs - g0.payoffs) / (s1 - s0)
+    mid = (s0 + s1) / 2
+    if not np.allclose(jamfold_game(model, [mid, mid], blinds, ante).payoffs,
+                       g0.payoffs + slope * (mid - s0), atol=1e-9):
+        raise AssertionError("heads-up jam/fold payoffs are not affine in the stack")
+    cg0 = compile_game(g0)
+    K = len(model.names)
+    push, call = np.empty((len(stacks), K)), np.empty((len(stacks), K))
+    sb_set = [g0.infoset_index(f"P1:{n}|") for n in model.names]
+    bb_set = [g0.infoset_index(f"P2:{n}|p") for n in model.names]
+    for k, s in enumerate(tqdm(stacks, desc="stacks", disable=not progress, leave=False)):
+        cg = dataclasses.replace(cg0, payoffs=g0.payoffs + slope * (float(s) - s0), cache={})
+        sigma = solve_lp(cg).strategies
+        push[k] = sigma[sb_set, 1]
+        call[k] = sigma[bb_set, 1]
+    return push, call
+
+
+def _run_chart(args, blinds, ante) -> int:
+    from games import GameError
+    from games.tournament import hands
+
+    plot = None if args.plot is None else check_plot_file(args.plot)
+    step = parse_float(args.step, "step", low=0, low_open=True)
+    top = parse_float(args.max_stack, "max-stack", low=0, low_open=True)
+    n = int(np.floor(top / step + 1e-9))
+    grid = np.round(np.arange(1, n + 1) * step, 10)
+    grid = grid[grid > blinds[1] + ante + 1e-12]
+    if grid.size == 0:
+        raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
+                        f"({blinds[1] + ante:g})")
+    if grid.size > 20_000:
+        raise GameError(f"the chart has {grid.size} stacks; allowed: at most 20000 "
+                        "(raise --step)")
+    start = time.perf_counter()
+    model = hands.preflop_model()
+    push, call = hu_chart(model, grid, blinds, ante, progress=not args.json)
+    seconds = time.perf_counter() - start
+    names = [args.hand] if args.hand else list(model.names)
+    idx = [model.names.index(h) for h in names]
+    res = {"push": {h: _intervals(grid, push[:, i] > 0.5) for h, i in zip(names, idx)},
+           "call": {h: _intervals(grid, call[:, i] > 0.5) for h, i in zip(names, idx)}}
+    for key, probs in (("push", push), ("call", call)):     # where the LP's choice mixes
+        res[f"{key}_mixed"] = {h: [[float(grid[k]), round(float(probs[k, i]), 6)]
+                                   for k in np.flatnonzero((probs[:, i] > 1e-6)
+                                                           & (probs[:, i] < 1 - 1e-6))]
+                               for h, i in zip(names, idx)}
+        res[f"{key}_mixed"] = {h: v for h, v in res[f"{key}_mixed"].items() if v}
+    if plot is not None:
+        from figures.tournament.chart import chart_figure
+        res["plot"] = str(chart_figure(plot, res["push"], res["call"],
+                                       {h: hands.grid_cell(h) for h in names}, float(grid[-1])))
+    if args.json:
+        emit_json({**res, "blinds": blinds, "ante": ante, "stacks": grid.tolist(),
+                   "seconds": seconds})
+        return 0
+    print(f"heads-up jam/fold chart, blinds {blinds}, ante {ante:g}, stacks {grid[0]:g} to "
+          f"{grid[-1]:g} step {step:g} ({seconds:.1f} s); intervals in big blinds")
+    for h in names:
+        fmt = lambda iv: ", ".join(f"{a:g}-{b:g}" for a, b in iv) or "-"  # noqa: E731
+        print(f"{h:>4}  push {fmt(res['push'][h]):<28} call {fmt(res['call'][h])}")
+    if plot is not None:
+        print(f"wrote {res['plot']}")
+    return 0
