@@ -143,3 +143,15 @@ def test_aa_mix_is_forced(solved):
     I = next(k for k, info in enumerate(cg.game.infosets) if info.label == "P1:AA|")
     fr = solvers.optimal_face_range(cg, I, 2, value=res.value)
     assert 0.3 < fr.low <= fr.high < 0.35
+
+
+def test_no_raise_variant_matches_the_closed_form():
+    """With ``raises=0`` the BB always checks (2e - 1 > -1) and the SB limps class i exactly
+    when its expected showdown result beats folding, so the value is
+    ``sum_i max(-0.5 m_i, sum_j p_ij (2 e_ij - 1))``: an independent check of tree, payoffs,
+    deal probabilities and LP together."""
+    import solvers
+    p, e = deal_matrix(), hu_equity_table().equity
+    closed = np.maximum(-0.5 * p.sum(axis=1), (p * (2 * e - 1)).sum(axis=1)).sum()
+    res = solvers.solve_lp(compile_game(selby_game(raises=0)))
+    assert res.value == pytest.approx(closed, abs=1e-9)
