@@ -55,13 +55,14 @@ def test_three_way_outcomes_permute_with_the_seats(small):
     assert wins[0] > max(wins[1], wins[2]) and wins[0] > 0.4
 
 
-def test_fp_and_hedge_reach_the_same_equilibrium_fp_first():
+def test_fp_and_hedge_reach_the_same_equilibrium_fp_first(tmp_path):
     """3 buckets, 3 seats 10/10/10, ICM 0.5/0.3/0.2: both solvers get NashConv below 1e-3,
     fictitious play in fewer iterations, and their strategies agree on average (the full
     measurement, 8 buckets to 1e-5, is in BENCHMARKS.md)."""
-    from figures.tournament.fp_hedge import compare
+    from figures.tournament.fp_hedge import compare, fp_hedge_figure
     r = compare(k=3, samples=40, target=1e-3, iterations=30_000, seconds=8, seed=2)
     fp, hd = r["fp"], r["hedge"]
     assert fp["nash_conv"] <= 1e-3 and hd["nash_conv"] <= 1e-3
     assert fp["iterations_to_target"] < hd["iterations_to_target"]
     assert r["mean_strategy_difference"] < 0.1
+    assert fp_hedge_figure(tmp_path / "fph.png", r).stat().st_size > 1000
