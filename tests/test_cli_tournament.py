@@ -15,17 +15,17 @@ import numpy as np
 import pytest
 
 import games.tournament.hands as hands
-from games.tournament.hands import RANKS, class_names, class_pair_prob
+from games.preflop.classes import CLASSES, RANKS, grid_cell, pair_probabilities
 from games.tournament.showdown import HandModel
 from pokerdyn.cli import main
 
 
 def fake_model() -> HandModel:
-    names = class_names()
+    names = CLASSES
     st = np.array([(26 - RANKS.index(n[0]) - RANKS.index(n[1]) + 13 * (n[0] == n[1])
                     + 2 * n.endswith("s")) / 40 for n in names])
     eq = 0.5 + 0.45 * np.tanh(2 * (st[:, None] - st[None, :]))
-    return HandModel(names, class_pair_prob(names), eq)
+    return HandModel(names, pair_probabilities(), eq)
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +93,7 @@ def test_chart_agrees_with_single_stack_solves():
         grid = np.array(json.loads(out)["ranges"]["SB push []"])
         for name in ("AA", "K2o", "T3o", "72o", "54s"):
             played = any(lo <= s <= hi for lo, hi in chart["push"][name])
-            assert played == (grid[hands.grid_cell(name)] > 0.5), (name, s)
+            assert played == (grid[grid_cell(name)] > 0.5), (name, s)
 
 
 def test_chart_one_hand():
@@ -112,8 +112,8 @@ def test_chart_one_hand():
     (["pushfold", "--stacks", "10,10", "--payouts", "0.7,0.4"], "sum to"),
     (["pushfold", "--stacks", "10,10", "--payouts", "0.3,0.5"], "non-increasing"),
     (["pushfold", "--stacks", "10,10", "--payouts", "0.5,0.3,0.2"], "more than the 2"),
-    (["pushfold", "--stacks", "10,10", "--hand", "AXs"], "hand class 'AXs' is unknown"),
-    (["pushfold", "--chart", "--hand", "KAs"], "hand class 'KAs' is unknown"),
+    (["pushfold", "--stacks", "10,10", "--hand", "AXs"], "unknown hand class 'AXs'"),
+    (["pushfold", "--chart", "--hand", "KAs"], "unknown hand class 'KAs'"),
     (["pushfold", "--stacks", "5,5,5", "--method", "lp"], "lp solves heads-up"),
     (["pushfold", "--stacks", "5,5,5"], "3-way all-in equities need"),
     (["pushfold", "--chart", "--max-stack", "0.5", "--step", "0.1"], "no stack above"),

@@ -160,15 +160,24 @@ def test_missing_multiway_provider():
         jamfold_game(AB, [5, 5, 5], (0.5, 1))
 
 
-def test_preflop_model_matches_own_pair_probabilities():
-    """With games.preflop present: its class order and deal probabilities agree with the
-    independent combo count of games.tournament.hands (two implementations)."""
+def test_preflop_model_pair_probabilities_by_hand():
+    """The 169-class model's deal probabilities against combo counts done by hand: AA vs AA
+    6 * 1, AA vs KK 6 * 6, AKs vs AKo 4 * 6 (the 3 x 3 other-suit A, K less 3 suited),
+    AKo vs AKo 12 * 7 (Ah Kd: A not h, K not d, 9 less the 2 suited spades/clubs); each
+    row sums to the class's combos times the 1,225 hands of the other player."""
     pytest.importorskip("games.preflop.equity")
-    from games.tournament.hands import class_names, class_pair_prob, preflop_model
+    from games.preflop.classes import CLASSES, class_index
+    from games.tournament.hands import preflop_model
     m = preflop_model()
-    assert m.names == class_names()
-    assert np.allclose(m.pair_prob, class_pair_prob(m.names), atol=1e-15, rtol=0)
-    assert m.pair_prob[0, 0] == pytest.approx(6 / (1326 * 1225), rel=1e-12)   # AA vs AA
+    assert m.names == CLASSES
+    n = m.pair_prob * 1326 * 1225
+    i = class_index
+    for a, b, want in (("AA", "AA", 6), ("AA", "KK", 36), ("AKs", "AKo", 24),
+                       ("AKo", "AKo", 84), ("AKo", "AKs", 24)):
+        assert n[i(a), i(b)] == pytest.approx(want, abs=1e-9), (a, b)
+    for k, name in enumerate(CLASSES):
+        want = (6 if len(name) == 2 else 4 if name.endswith("s") else 12) * 1225
+        assert n[k].sum() == pytest.approx(want, abs=1e-8)
     g = jamfold_game(m, [10, 10], (0.5, 1))
     cg = compile_game(g)
     assert nash_conv(cg, solve_lp(cg).strategies) < 1e-9

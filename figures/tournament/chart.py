@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib.patches import Rectangle
 
 from figures.base import new_figure, save
-from games.tournament.hands import RANKS
+from games.preflop.classes import RANKS
 
 
 def draw(ax, top, gap, title: str, vmax: float):

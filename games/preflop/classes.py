@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 from games.errors import GameError
 
 RANK_CHARS = "23456789TJQKA"  # rank 0 .. 12
+RANKS = RANK_CHARS[::-1]      # "AKQJT98765432": the chart's row (column) order
 N_CLASSES = 169
 N_COMBOS = 1326
 N_DEALS = N_COMBOS * 1225  # ordered pairs of disjoint combos (player 1, player 2)
@@ -52,7 +53,14 @@ def class_index(name: str) -> int:
     try:
         return _INDEX[name]
     except (KeyError, TypeError):
-        raise GameError(f"unknown hand class {name!r} (expected like AA, AKs, T3o)") from None
+        raise GameError(f"unknown hand class {name!r} (expected like AA, AKs, T3o: higher "
+                        "rank first)") from None
+
+
+def grid_cell(name: str) -> tuple[int, int]:
+    """Row and column of a class in the 13x13 chart (``GRID[grid_cell(n)] == class_index(n)``);
+    GameError for an unknown class."""
+    return divmod(class_index(name), 13)
 
 
 def class_of_cards(c1: int, c2: int) -> int:
@@ -98,6 +106,14 @@ def disjoint_pair_counts() -> NDArray[np.int64]:
     return n
 
 
+@lru_cache(maxsize=None)
+def pair_probabilities() -> NDArray[np.float64]:
+    """:func:`disjoint_pair_counts` as probabilities (169, 169), summing to 1.  Read-only."""
+    p = disjoint_pair_counts() / N_DEALS
+    p.flags.writeable = False
+    return p
+
+
 def deal_probability(a: str, b: str) -> Fraction:
     """Exact probability that player 1 is dealt class ``a`` and player 2 class ``b`` (card
     removal at the level of combos): disjoint combo pairs / (1326 * 1225)."""
@@ -113,4 +129,5 @@ def deal_probabilities() -> list[list[Fraction]]:
 
 __all__ = ["CLASSES", "GRID", "N_CLASSES", "N_COMBOS", "N_DEALS", "RANK_CHARS", "class_combos",
            "class_index", "class_of_cards", "combos", "deal_probabilities", "deal_probability",
-           "disjoint_pair_counts", "grid_names"]
+           "disjoint_pair_counts", "grid_cell", "grid_names", "pair_probabilities",
+           "RANKS"]

@@ -54,7 +54,7 @@ def add_arguments(p) -> None:
 
 
 def _grid(names, probs) -> list[list[float]]:
-    from games.tournament.hands import grid_cell
+    from games.preflop.classes import grid_cell
     g = np.zeros((13, 13))
     for n, p in zip(names, probs):
         g[grid_cell(n)] = p
@@ -62,7 +62,7 @@ def _grid(names, probs) -> list[list[float]]:
 
 
 def _show_grid(title: str, grid) -> None:
-    from games.tournament.hands import RANKS
+    from games.preflop.classes import RANKS
     print(f"{title}  (% of combos played)")
     print("     " + "".join(f"{r:>4}" for r in RANKS))
     for r, row in zip(RANKS, grid):
@@ -107,11 +107,12 @@ def _parse_common(args):
 
 def run(args) -> int:
     from games import GameError
+    from games.preflop.classes import class_index
     from games.tournament import hands
 
     blinds, ante = _parse_common(args)
     if args.hand is not None:
-        hands.grid_cell(args.hand)
+        class_index(args.hand)
     if args.chart:
         return _run_chart(args, blinds, ante)
     if args.stacks is None:
@@ -192,6 +193,7 @@ def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
 
 def _run_chart(args, blinds, ante) -> int:
     from games import GameError
+    from games.preflop.classes import grid_cell
     from games.tournament import hands
 
     plot = None if args.plot is None else check_plot_file(args.plot)
@@ -223,7 +225,7 @@ def _run_chart(args, blinds, ante) -> int:
     if plot is not None:
         from figures.tournament.chart import chart_figure
         res["plot"] = str(chart_figure(plot, res["push"], res["call"],
-                                       {h: hands.grid_cell(h) for h in names}, float(grid[-1])))
+                                       {h: grid_cell(h) for h in names}, float(grid[-1])))
     if args.json:
         emit_json({**res, "blinds": blinds, "ante": ante, "stacks": grid.tolist(),
                    "seconds": seconds})

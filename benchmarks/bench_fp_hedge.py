@@ -1,0 +1,38 @@
+"""Fictitious play against Freund-Schapire (hedge) on the 3-seat ICM jam/fold game of
+figures.tournament.fp_hedge: NashConv against iterations and seconds, the figure and a JSON
+of the histories.
+
+    python benchmarks/bench_fp_hedge.py [--k 8] [--samples 2000] [--target 1e-5]
+        [--seconds 150] [--out benchmarks/results]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    from figures.tournament.fp_hedge import compare, fp_hedge_figure
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--k", type=int, default=8)
+    ap.add_argument("--samples", type=int, default=2000)
+    ap.add_argument("--target", type=float, default=1e-5)
+    ap.add_argument("--seconds", type=float, default=150.0)
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    a = ap.parse_args(argv)
+    r = compare(k=a.k, samples=a.samples, target=a.target, iterations=10_000_000,
+                seconds=a.seconds)
+    a.out.mkdir(parents=True, exist_ok=True)
+    (a.out / "fp_hedge.json").write_text(json.dumps(r))
+    print(fp_hedge_figure(a.out / "fp_hedge.png", r))
+    for name in ("fp", "hedge"):
+        print(name, {k: v for k, v in r[name].items() if k != "history"})
+    print({k: v for k, v in r.items() if k not in ("fp", "hedge")})
+
+
+if __name__ == "__main__":
+    main()

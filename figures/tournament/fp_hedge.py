@@ -1,0 +1,70 @@
+"""Fictitious play against Freund-Schapire multiplicative weights (hedge) on a 3-seat ICM
+jam/fold game (Ganzfried's tournament paper claims fictitious play converges faster):
+NashConv against iterations and against seconds, and how far apart the two equilibria are.
+
+The game: :func:`games.tournament.buckets.bucket_model` (the 169 classes in ``k`` equity
+buckets, exact heads-up data, Monte Carlo 3-way outcomes), seats BTN/SB/BB with ``stacks``
+big blinds, blinds 0.5/1, ICM ``payouts``; payoffs and NashConv in prize-pool fractions."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from figures.base import new_figure, save
+
+
+def compare(k: int = 8, samples: int = 2000, stacks=(10.0, 10.0, 10.0),
+            payouts=(0.5, 0.3, 0.2), target: float = 1e-3, iterations: int = 200_000,
+            seconds: float = 120.0, seed: int = 0) -> dict:
+    """Run both solvers until NashConv <= ``target`` (or the caps); returns the histories
+    (iteration, NashConv, seconds), iterations and seconds to the target, the final
+    NashConvs and the largest strategy difference between the two results."""
+    from games.compiled import compile_game
+    from games.tournament.buckets import bucket_model
+    from games.tournament.jamfold import jamfold_game
+    from solvers import fictitious_play, hedge, nash_conv
+
+    t0 = time.perf_counter()
+    b = bucket_model(k, samples, seed)
+    build = time.perf_counter() - t0
+    game = jamfold_game(b.model, list(stacks), (0.5, 1.0), 0.0, 0, list(payouts))
+    cg = compile_game(game)
+    out = {"k": k, "samples": samples, "multiway_se": b.multiway_se, "model_seconds": build,
+           "stacks": list(stacks), "payouts": list(payouts), "target": target,
+           "infosets": len(game.infosets)}
+    sig = {}
+    for name, run in (("fp", fictitious_play), ("hedge", hedge)):
+        res = run(cg, iterations=iterations, tol=target, seconds=seconds)
+        h = np.asarray(res.history)
+        hit = np.flatnonzero(h[:, 1] <= target)
+        sig[name] = res.strategy
+        out[name] = {"history": h.tolist(), "nash_conv": float(nash_conv(cg, res.strategy)),
+                     "iterations": int(h[-1, 0]), "seconds": float(h[-1, 2]),
+                     "iterations_to_target": int(h[hit[0], 0]) if hit.size else None,
+                     "seconds_to_target": float(h[hit[0], 2]) if hit.size else None}
+    out["max_strategy_difference"] = float(np.abs(sig["fp"] - sig["hedge"]).max())
+    out["mean_strategy_difference"] = float(np.abs(sig["fp"] - sig["hedge"])[:, 1].mean())
+    return out
+
+
+def fp_hedge_figure(path: Path, result: dict) -> Path:
+    """NashConv against iterations (left) and seconds (right), log-log, both solvers."""
+    fig, axes = new_figure(1, 2, size=(10, 4))
+    for name, style in (("fp", "-"), ("hedge", "--")):
+        h = np.asarray(result[name]["history"])
+        label = "fictitious play" if name == "fp" else "Freund-Schapire (hedge)"
+        axes[0].loglog(h[:, 0], h[:, 1], style, label=label)
+        axes[1].loglog(np.maximum(h[:, 2], 1e-4), h[:, 1], style, label=label)
+    for ax, xl in zip(axes, ("iterations", "seconds")):
+        ax.axhline(result["target"], color="grey", lw=0.8)
+        ax.set_xlabel(xl)
+        ax.set_ylabel("NashConv (prize-pool fraction)")
+        ax.legend(fontsize=8)
+    axes[0].set_title(f"3-seat ICM jam/fold, {result['k']} buckets, stacks "
+                      f"{'/'.join(f'{s:g}' for s in result['stacks'])}", fontsize=9)
+    return save(fig, Path(path).parent, Path(path).name)
+
+
+__all__ = ["compare", "fp_hedge_figure"]
