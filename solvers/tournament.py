@@ -27,7 +27,7 @@ from games.errors import GameError
 from games.preflop.classes import class_index
 from games.tournament.icm import check_payouts, icm_batch
 from games.tournament.jamfold import table
-from games.tournament.sampled import (SampledDeals, deal_values, sample_deals,
+from games.tournament.sampled import (SampledDeals, action_gains, deal_values, sample_deals,
                                       sampled_jamfold_game, standard_error)
 
 METHODS = ("fp", "hedge", "cfr")
@@ -50,7 +50,10 @@ class JamfoldEquilibrium:
     ``ranges`` maps ``"P<seat> push [<history>]"`` / ``"P<seat> call [<history>]"`` to a
     13x13 grid (games.preflop.classes.GRID layout) of push/call probabilities, None for a
     class never dealt to that seat in the sample.  ``standard_error`` (N,) is the sampling
-    standard error of ``expected_payoffs`` (independent deals)."""
+    standard error of ``expected_payoffs`` (independent deals).  ``undetermined`` is the
+    fraction of information sets whose push/call-over-fold gain is within two standard
+    errors of zero (the sample cannot tell the two actions apart there; mixed decisions of
+    the equilibrium count too)."""
 
     ranges: dict
     strategy: NDArray[np.float64]
@@ -65,6 +68,7 @@ class JamfoldEquilibrium:
     build_seconds: float
     solve_seconds: float
     history: NDArray[np.float64]
+    undetermined: float
 
 
 def ranges(game, sigma: NDArray[np.float64]) -> dict:
@@ -107,6 +111,7 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
     res = run(cg, iterations=iterations, tol=tol, seconds=seconds, progress=progress)
     t2 = time.perf_counter()
     vals = deal_values(sj, res.strategy)
+    gain, se = action_gains(sj, res.strategy)
     return JamfoldEquilibrium(ranges=ranges(sj.game, res.strategy), strategy=res.strategy,
                               nash_conv=float(res.nash_conv),
                               expected_payoffs=vals.mean(axis=0),
@@ -114,7 +119,8 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
                               iterations=res.iterations, samples=deals.samples,
                               seed=deals.seed, nodes=int(sj.game.kind.size),
                               build_seconds=t1 - t0, solve_seconds=t2 - t1,
-                              history=res.history)
+                              history=res.history,
+                              undetermined=float(np.mean(np.abs(gain) < 2 * se)))
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import pytest
 from games.compiled import compile_game
 from games.preflop.classes import CLASSES
 from games.tournament.icm import icm_batch
-from games.tournament.sampled import (deal_values, sample_deals, sampled_jamfold_game,
+from games.tournament.sampled import (action_gains, deal_values, sample_deals, sampled_jamfold_game,
                                       standard_error)
 from solvers import expected_payoffs
 from solvers.tournament import jamfold_equilibrium, tournament_values
@@ -134,3 +134,25 @@ def test_cli_three_seats_json(capsys):
                                   "BB call [p f]", "BB call [p c]"}
     assert out["samples"] == 600 and out["seed"] == 2 and len(out["standard_error"]) == 3
     assert 0 <= out["nash_conv"] < 0.01
+
+
+def test_action_gains_equal_the_core_counterfactual_values():
+    """action_gains (per-deal, numpy) equals cfv[I, push] - cfv[I, fold] of the core's
+    counterfactual-value kernel (Zinkevich et al. 2007, eq. 7 times the reach)."""
+    from solvers.evaluation import _arrays
+    from solvers.learning._regret_kernels import counterfactual_values
+    sj = sampled_jamfold_game(sample_deals(4, 300, 9), [4, 6, 5, 7], payouts=(0.6, 0.4))
+    cg = compile_game(sj.game)
+    rng = np.random.default_rng(0)
+    sigma = rng.random((len(sj.game.infosets), 2))
+    sigma /= sigma.sum(axis=1, keepdims=True)
+    gain, se = action_gains(sj, sigma)
+    owner = np.array([I.player for I in sj.game.infosets])
+    want = np.zeros_like(gain)
+    for who in range(4):
+        cfv, reach, own = np.zeros_like(sigma), np.zeros(len(gain)), np.zeros(len(gain))
+        counterfactual_values(*_arrays(cg), cg.terminal_index, cg.payoffs, sigma, who, cfv,
+                              reach, own)
+        want[owner == who] = (cfv[:, 1] - cfv[:, 0])[owner == who]
+    assert np.allclose(gain, want, atol=1e-15) and np.abs(want).max() > 1e-4
+    assert (se >= 0).all() and (se > 0).mean() > 0.9

@@ -262,6 +262,45 @@ def deal_values(sj: SampledJamfold, sigma: NDArray[np.float64]) -> NDArray[np.fl
     return out
 
 
+def action_gains(sj: SampledJamfold, sigma: NDArray[np.float64]
+                 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """Per information set, the counterfactual gain of its second action (push or call)
+    over folding under ``sigma`` (the mean over deals of the opponents' reach times the
+    actor's value difference; zero-mean terms outside the set), and its sampling standard
+    error.  ``|gain| < 2 se`` marks a decision the sample cannot settle."""
+    M, n = sj.deals.samples, sj.table.stacks.size
+    pub = sj.public
+    own = [None] * len(pub)                          # (M, n): each player's own reach
+    kids: list[list[int]] = [[] for _ in pub]
+    for v, (k, par, e, *_r) in enumerate(pub):
+        if v == 0:
+            own[v] = np.ones((M, n))
+        else:
+            kids[par].append(v)
+            own[v] = own[par].copy()
+            own[v][:, pub[par][3]] *= sigma[sj.node_infoset[par], e]
+    val = [None] * len(pub)
+    for v in range(len(pub) - 1, -1, -1):
+        if pub[v][0] == TERMINAL:
+            val[v] = sj.terminal_pay[v]
+        else:
+            I = sj.node_infoset[v]
+            val[v] = sum(sigma[I, pub[c][2]][:, None] * val[c] for c in kids[v])
+    n_inf = len(sj.game.infosets)
+    s1, s2 = np.zeros(n_inf), np.zeros(n_inf)
+    for v, node in enumerate(pub):
+        if node[0] != DECISION:
+            continue
+        i, (f, p) = node[3], sorted(kids[v], key=lambda c: pub[c][2])
+        opp = np.prod(np.delete(own[v], i, axis=1), axis=1)
+        term = opp * (val[p][:, i] - val[f][:, i])
+        s1 += np.bincount(sj.node_infoset[v], term, n_inf)
+        s2 += np.bincount(sj.node_infoset[v], term * term, n_inf)
+    mean = s1 / M
+    se = np.sqrt(np.maximum(s2 / M - mean ** 2, 0) / max(M - 1, 1))
+    return mean, se
+
+
 def standard_error(values: NDArray[np.float64]) -> NDArray[np.float64]:
     """Standard error of the mean of independent per-deal values (M, N) -> (N,)."""
     M = values.shape[0]
@@ -269,6 +308,6 @@ def standard_error(values: NDArray[np.float64]) -> NDArray[np.float64]:
                                                                            np.inf)
 
 
-__all__ = ["MAX_NODES", "SampledDeals", "SampledJamfold", "deal_values", "final_stacks",
+__all__ = ["MAX_NODES", "SampledDeals", "SampledJamfold", "action_gains", "deal_values", "final_stacks",
            "sample_deals", "sampled_jamfold_game", "showdown_index", "standard_error",
            "value_function"]

@@ -179,13 +179,16 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t) -> int:
                    "payouts": payouts, "method": method, "units": units, "ranges": ranges,
                    "nash_conv": eq.nash_conv, "seconds": seconds, "samples": eq.samples,
                    "seed": eq.seed, "expected_payoffs": eq.expected_payoffs.tolist(),
-                   "standard_error": se, "iterations": eq.iterations, "nodes": eq.nodes})
+                   "standard_error": se, "iterations": eq.iterations, "nodes": eq.nodes,
+                   "undetermined": eq.undetermined})
         return 0
     print(f"jam/fold, stacks {stacks}, blinds {blinds}, ante {ante:g}, method {method}, "
           f"{eq.samples} sampled deals (seed {eq.seed}): NashConv {eq.nash_conv:.3g} "
           f"({units}), {seconds:.2f} s")
     print("expected payoffs " + ", ".join(f"{v:+.4f} (se {e:.4f})"
                                          for v, e in zip(eq.expected_payoffs, se)))
+    print(f"{100 * eq.undetermined:.0f}% of the decisions are within 2 standard errors of "
+          "indifference (raise --samples to settle them)")
     for key, grid in ranges.items():
         _show_grid(key, [[0.0 if x is None else x for x in row] for row in grid])
     return 0
