@@ -2,7 +2,7 @@
 time, NashConv, sampling standard error, and how much the ranges move between two deal
 samples (seeds).
 
-    PYTHONPATH=. python benchmarks/bench_jamfold.py [--samples 50000] [--seconds 60]
+    PYTHONPATH=. python benchmarks/bench_jamfold.py [--samples 50000] [--boards 8] [--seconds 60]
         [--methods fp,cfr,hedge] [--seats 3,6]
 
 Tables: 3-handed 10,10,10 bb and 6-handed 10,12,8,15,9,11 bb, blinds 0.5/1, payouts
@@ -27,9 +27,9 @@ TABLES = {3: [10, 10, 10], 6: [10, 12, 8, 15, 9, 11]}
 PAYOUTS = (0.5, 0.3, 0.2)
 
 
-def solve(stacks, samples, seed, method, seconds, iterations):
+def solve(stacks, samples, seed, method, seconds, iterations, boards):
     t0 = time.perf_counter()
-    deals = sample_deals(len(stacks), samples, seed)
+    deals = sample_deals(len(stacks), samples, seed, boards)
     t1 = time.perf_counter()
     sj = sampled_jamfold_game(deals, stacks, (0.5, 1.0), 0.0, 0, PAYOUTS)
     cg = compile_game(sj.game)
@@ -49,6 +49,7 @@ def solve(stacks, samples, seed, method, seconds, iterations):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=50_000)
+    ap.add_argument("--boards", type=int, default=8)
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--iterations", type=int, default=100_000)
     ap.add_argument("--methods", default="fp,cfr,hedge")
@@ -56,11 +57,11 @@ def main() -> None:
     a = ap.parse_args()
     for n in (int(x) for x in a.seats.split(",")):
         for method in a.methods.split(","):
-            r0 = solve(TABLES[n], a.samples, 0, method, a.seconds, a.iterations)
-            r1 = solve(TABLES[n], a.samples, 1, method, a.seconds, a.iterations)
+            r0 = solve(TABLES[n], a.samples, 0, method, a.seconds, a.iterations, a.boards)
+            r1 = solve(TABLES[n], a.samples, 1, method, a.seconds, a.iterations, a.boards)
             common = set(r0["probs"]) & set(r1["probs"])
             move = np.mean([abs(r0["probs"][k] - r1["probs"][k]) for k in common])
-            print(f"{n} seats {TABLES[n]}, {method}, M={a.samples}: nodes {r0['nodes']:,}, "
+            print(f"{n} seats {TABLES[n]}, {method}, M={a.samples} x {a.boards} boards: nodes {r0['nodes']:,}, "
                   f"sample {r0['sample_s']:.1f} s, build {r0['build_s']:.1f} s, solve "
                   f"{r0['solve_s']:.1f} s ({r0['iterations']} it), NashConv "
                   f"{r0['nash_conv']:.2e}; seed 1: NashConv {r1['nash_conv']:.2e}; "

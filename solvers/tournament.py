@@ -88,7 +88,7 @@ def ranges(game, sigma: NDArray[np.float64]) -> dict:
 def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
                         ante: float = 0.0, payouts: ArrayLike | None = None, button: int = 0,
                         method: str = "fp", samples: int = 20_000, seed: int = 0,
-                        iterations: int = 1000, tol: float | None = None,
+                        boards: int = 8, iterations: int = 1000, tol: float | None = None,
                         seconds: float | None = None, progress: bool = False,
                         deals: SampledDeals | None = None) -> JamfoldEquilibrium:
     """Jam/fold equilibrium over ``samples`` sampled deals (module docstring).
@@ -98,13 +98,14 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
     stacks : (N,) chips per seat, 2 <= N <= 6.
     payouts : ICM payouts; None for chip EV.
     method : ``fp`` | ``hedge`` | ``cfr`` (CFR+).
-    samples, seed : the deal sample (ignored when ``deals`` is given).
+    samples, seed, boards : the deal sample, ``boards`` boards per deal (ignored when
+        ``deals`` is given).
     iterations, tol, seconds : stopping rule of the solver (first reached).
     """
     run = _solver(method)
     n = np.asarray(stacks).size
     t0 = time.perf_counter()
-    deals = sample_deals(n, samples, seed) if deals is None else deals
+    deals = sample_deals(n, samples, seed, boards) if deals is None else deals
     sj = sampled_jamfold_game(deals, stacks, blinds, ante, button, payouts)
     cg = compile_game(sj.game)
     t1 = time.perf_counter()
@@ -156,7 +157,7 @@ def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
                       blinds: Sequence[float] = (0.5, 1.0), unit: float | None = None,
                       delta: float = 1e-3, max_rounds: int = 50, method: str = "cfr",
                       iterations: int = 200, samples: int = 2000, seed: int = 0,
-                      progress: bool = False) -> TournamentValues:
+                      boards: int = 4, progress: bool = False) -> TournamentValues:
     """The nested loop of the module docstring on every state of :func:`stack_states`.
 
     The button is seat 0 of each state; after a hand it moves one seat on, so the state
@@ -183,7 +184,7 @@ def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
                 out[w] = np.roll(V[key], 1)
         return out
 
-    deals = sample_deals(seats, samples, seed)
+    deals = sample_deals(seats, samples, seed, boards)
     changes, ncs, conv = [], np.zeros(len(states)), False
     for _ in tqdm(range(max_rounds), desc="rounds", disable=not progress, leave=False):
         biggest = 0.0

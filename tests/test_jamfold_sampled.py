@@ -22,6 +22,19 @@ def test_same_seed_same_deals_other_seed_other_deals():
     assert a.ranks.min() >= 1 and a.ranks.max() <= 7462
 
 
+def test_several_boards_average_the_showdown():
+    """With B boards per deal a terminal's payoff is the mean over the boards of the
+    one-board payoffs: hole cards and boards are disjoint and every board is ranked."""
+    d = sample_deals(3, 200, 3, boards=5)
+    assert d.ranks.shape == (200, 5, 3) and d.boards == 5
+    sj = sampled_jamfold_game(d, [2, 5, 10], (0.5, 1))
+    one = [sampled_jamfold_game(type(d)(d.classes, d.ranks[:, [b]], 3), [2, 5, 10], (0.5, 1))
+           for b in range(5)]
+    v = len(sj.public) - 1                                    # everyone all in
+    assert np.allclose(sj.terminal_pay[v], np.mean([o.terminal_pay[v] for o in one], axis=0))
+    assert not np.allclose(one[0].terminal_pay[v], one[1].terminal_pay[v])
+
+
 def test_pair_frequency_matches_card_counting():
     # 13 * C(4,2) / C(52,2) = 78/1326 of the hands are pairs; 4 seats x 20000 deals
     d = sample_deals(4, 20_000, 1)
@@ -74,7 +87,7 @@ def test_side_pots_by_hand():
     d = sample_deals(3, 2000, 5)
     sj = sampled_jamfold_game(d, [2, 5, 10], (0.5, 1))
     v = next(v for v, node in enumerate(sj.public) if node[6] is not None and node[6].all())
-    r = d.ranks.astype(float)
+    r = d.ranks[:, 0].astype(float)
     best3 = r == r.min(axis=1, keepdims=True)
     best2 = r[:, 1:] == r[:, 1:].min(axis=1, keepdims=True)
     gross = 6 * best3 / best3.sum(axis=1, keepdims=True)

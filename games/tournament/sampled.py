@@ -49,8 +49,8 @@ ValueFn = Callable[[NDArray[np.float64]], NDArray[np.float64]]
 @dataclass(frozen=True)
 class SampledDeals:
     """``M`` sampled deals: ``classes[d, i]`` the class index (games.preflop.classes order)
-    of seat ``i``'s hole cards, ``ranks[d, i]`` its 7-card phevaluator rank (1 = royal flush,
-    smaller is stronger)."""
+    of seat ``i``'s hole cards, ``ranks[d, b, i]`` its 7-card phevaluator rank on board ``b``
+    of the deal (1 = royal flush, smaller is stronger)."""
 
     classes: NDArray[np.int64]
     ranks: NDArray[np.int32]
@@ -59,6 +59,10 @@ class SampledDeals:
     @property
     def samples(self) -> int:
         return int(self.classes.shape[0])
+
+    @property
+    def boards(self) -> int:
+        return int(self.ranks.shape[1])
 
 
 @lru_cache(maxsize=1)
@@ -79,40 +83,49 @@ def _rank_kernel():
         return None
 
     @njit(parallel=True)
-    def ranks_of(cards, n):
-        out = np.empty((cards.shape[0], n), dtype=np.int32)
-        b = 2 * n
-        for d in prange(cards.shape[0]):
-            for i in range(n):
-                out[d, i] = fn(cards[d, b], cards[d, b + 1], cards[d, b + 2], cards[d, b + 3],
-                               cards[d, b + 4], cards[d, 2 * i], cards[d, 2 * i + 1])
+    def ranks_of(holes, boards, n):
+        out = np.empty((boards.shape[0], boards.shape[1], n), dtype=np.int32)
+        for d in prange(boards.shape[0]):
+            for b in range(boards.shape[1]):
+                x = boards[d, b]
+                for i in range(n):
+                    out[d, b, i] = fn(x[0], x[1], x[2], x[3], x[4], holes[d, 2 * i],
+                                      holes[d, 2 * i + 1])
         return out
 
     return ranks_of
 
 
-def sample_deals(n_seats: int, samples: int, seed: int = 0) -> SampledDeals:
-    """``samples`` deals of ``2 n_seats + 5`` distinct cards (numpy SeedSequence(seed);
-    the same seed replays exactly)."""
+def sample_deals(n_seats: int, samples: int, seed: int = 0, boards: int = 1) -> SampledDeals:
+    """``samples`` deals of ``2 n_seats`` distinct hole cards, each with ``boards``
+    independent five-card boards from the other cards (numpy SeedSequence(seed); the same
+    arguments replay exactly).  Several boards per deal average the showdown over boards
+    (exact in expectation) and cut the sampling variance of the showdown."""
     if not 2 <= n_seats <= MAX_SEATS:
         raise GameError(f"{n_seats} seats is outside [2, {MAX_SEATS}]")
-    if not isinstance(samples, (int, np.integer)) or samples < 1:
-        raise GameError(f"samples={samples!r} is outside the allowed range [1, inf)")
+    for what, x in (("samples", samples), ("boards", boards)):
+        if not isinstance(x, (int, np.integer)) or x < 1:
+            raise GameError(f"{what}={x!r} is outside the allowed range [1, inf)")
     rng = np.random.default_rng(np.random.SeedSequence(seed))
-    k = 2 * n_seats + 5
-    cards = np.empty((samples, k), dtype=np.int64)
-    chunk = 100_000                                  # bounded memory for the argsort
+    h = 2 * n_seats
+    holes = np.empty((samples, h), dtype=np.int64)
+    board = np.empty((samples, boards, 5), dtype=np.int64)
+    chunk = max(1, 200_000 // boards)                 # bounded memory for the argsorts
     for s in range(0, samples, chunk):
         e = min(samples, s + chunk)
-        cards[s:e] = np.argsort(rng.random((e - s, 52)), axis=1)[:, :k]
-    cls = _class_table()[cards[:, 0:2 * n_seats:2], cards[:, 1:2 * n_seats:2]]
+        holes[s:e] = np.argsort(rng.random((e - s, 52)), axis=1)[:, :h]
+        keys = rng.random((e - s, boards, 52))
+        np.put_along_axis(keys, np.repeat(holes[s:e, None, :], boards, axis=1), 2.0, axis=2)
+        board[s:e] = np.argsort(keys, axis=2)[:, :, :5]
+    cls = _class_table()[holes[:, 0::2], holes[:, 1::2]]
     kern = _rank_kernel()
     if kern is not None:
-        ranks = kern(cards, n_seats)
+        ranks = kern(holes, board, n_seats)
     else:  # pragma: no cover
         from phevaluator import evaluate_cards
-        ranks = np.array([[evaluate_cards(*row[2 * n_seats:], row[2 * i], row[2 * i + 1])
-                           for i in range(n_seats)] for row in cards.tolist()], dtype=np.int32)
+        ranks = np.array([[[evaluate_cards(*x, hs[2 * i], hs[2 * i + 1]) for i in range(n_seats)]
+                           for x in bs] for hs, bs in zip(holes.tolist(), board.tolist())],
+                         dtype=np.int32)
     return SampledDeals(classes=cls, ranks=ranks, seed=int(seed))
 
 
@@ -233,7 +246,9 @@ def sampled_jamfold_game(deals: SampledDeals, stacks: ArrayLike,
         else:
             vals = val(final_stacks(t, inn)) - base
             if int(inn.sum()) > 1:
-                pay = vals[showdown_index(deals.ranks, np.flatnonzero(inn))]
+                B = deals.boards
+                w = showdown_index(deals.ranks.reshape(M * B, n), np.flatnonzero(inn))
+                pay = vals[w.reshape(M, B)].mean(axis=1)
             else:
                 pay = np.broadcast_to(vals[0], (M, n))
             node_inf.append(None)

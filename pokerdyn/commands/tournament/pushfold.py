@@ -46,6 +46,8 @@ def add_arguments(p) -> None:
                    help="3+ seats: sampled deals (default 20000)")
     p.add_argument("--seed", type=int_arg("seed", 0), default=0,
                    help="3+ seats: seed of the deal sample (default 0)")
+    p.add_argument("--boards", type=int_arg("boards", 1), default=8,
+                   help="3+ seats: boards per sampled deal (default 8)")
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=2000,
                    help="iterations of fp / hedge (default 2000)")
     p.add_argument("--hand", default=None, help="show only this hand class, e.g. AKs")
@@ -160,7 +162,7 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t) -> int:
     samples = args.samples or 20_000
     start = time.perf_counter()
     eq = jamfold_equilibrium(stacks, blinds, ante, payouts, args.button, method, samples,
-                             args.seed, args.iterations, progress=not args.json)
+                             args.seed, args.boards, args.iterations, progress=not args.json)
     seconds = time.perf_counter() - start
     names = POSITIONS[len(stacks)]
     ranges = {}
@@ -178,7 +180,8 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t) -> int:
         emit_json({"stacks": stacks, "blinds": blinds, "ante": ante, "button": args.button,
                    "payouts": payouts, "method": method, "units": units, "ranges": ranges,
                    "nash_conv": eq.nash_conv, "seconds": seconds, "samples": eq.samples,
-                   "seed": eq.seed, "expected_payoffs": eq.expected_payoffs.tolist(),
+                   "seed": eq.seed, "boards": args.boards,
+                   "expected_payoffs": eq.expected_payoffs.tolist(),
                    "standard_error": se, "iterations": eq.iterations, "nodes": eq.nodes,
                    "undetermined": eq.undetermined})
         return 0
