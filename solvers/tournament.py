@@ -165,7 +165,9 @@ def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
     state (a player busted, a split pot off the grid, a stack not covering its next blind)
     is valued by ICM.  Values are updated in place (Gauss-Seidel): a state solved later in
     a round sees the new values of states solved earlier.  All hands share one deal sample
-    (common random numbers), so the loop's changes are not sampling noise.
+    (common random numbers), so the loop's changes are not sampling noise; but each inner
+    solve stops at a NashConv of its own, so the changes level off near that size: choose
+    ``delta`` above it (the paper's delta plays the same role against its epsilon).
     """
     run = _solver(method)
     pay = check_payouts(payouts, seats)
