@@ -109,8 +109,8 @@ def test_equilibrium_deterministic_and_small_nash_conv():
     assert np.isclose(a.expected_payoffs.sum(), 0, atol=1e-12)
     assert (a.standard_error > 0).all() and (a.standard_error < 0.01).all()
     # AA always pushes first in and always calls a push
-    # AA (about 7 of the 1500 deals per seat) pushes first in and calls a push
-    assert a.ranges["P1 push []"][0][0] > 0.8 and a.ranges["P3 call [p f]"][0][0] > 0.8
+    # AA (about 7 of the 1500 deals per seat, 8 boards each) pushes first in, calls a push
+    assert a.ranges["P1 push []"][0][0] > 0.99 and a.ranges["P3 call [p f]"][0][0] > 0.99
 
 
 def test_fp_and_hedge_reach_the_same_three_player_equilibrium_values():
