@@ -79,7 +79,7 @@ def unknown_name(*allowed: str) -> st.SearchStrategy:
 
 
 GAMES = ("kuhn", "kuhn3", "kuhn3-third", "kuhn3-third-full", "skp", "river", "mercer-smh",
-         "mercer-mmh", "leduc")
+         "mercer-mmh", "leduc", "selby")
 # 'corrected' is being added (issue 11, sec. "estimators"): never generated as a bad value
 ESTIMATORS = ("unbiased", "paper", "ml", "corrected")
 METHODS = ("fp", "hedge", "cfr+", "cfr", "lp")

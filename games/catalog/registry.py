@@ -17,6 +17,7 @@ from games.catalog.kuhn import kuhn, kuhn3, kuhn3_third, skp
 from games.catalog.river import river
 from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, parse_spec
 from games.holdem.standard import leduc, mercer_mmh, mercer_smh
+from games.preflop.selby import selby_game
 from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
@@ -29,6 +30,7 @@ GAMES: dict[str, Callable[[], Game]] = {
     "mercer-smh": mercer_smh,
     "mercer-mmh": mercer_mmh,
     "leduc": leduc,
+    "selby": selby_game,
 }
 
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
@@ -39,6 +41,7 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
     "mercer-mmh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
                    "max_bets", "ante"),
     "leduc": ("players", "merge", "ranks", "suits"),
+    "selby": ("raises", "sb"),
 }
 
 
