@@ -115,7 +115,7 @@ def test_chart_one_hand():
     (["pushfold", "--stacks", "10,10", "--hand", "AXs"], "unknown hand class 'AXs'"),
     (["pushfold", "--chart", "--hand", "KAs"], "unknown hand class 'KAs'"),
     (["pushfold", "--stacks", "5,5,5", "--method", "lp"], "lp solves heads-up"),
-    (["pushfold", "--stacks", "5,5,5"], "3-way all-in equities need"),
+    (["pushfold", "--stacks", "5,5,5,5,5,5,5"], "7 seats is outside [2, 6]"),
     (["pushfold", "--chart", "--max-stack", "0.5", "--step", "0.1"], "no stack above"),
 ])
 def test_bad_input_one_line_exit_2(argv, needle):

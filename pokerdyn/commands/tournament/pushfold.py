@@ -40,8 +40,14 @@ def add_arguments(p) -> None:
                    help="0-based seat of the button (default 0)")
     p.add_argument("--payouts", default=None,
                    help="ICM payouts, fractions of the prize pool (default: chip EV)")
-    p.add_argument("--method", default=None, choices=("fp", "hedge", "lp"),
-                   help="solver (default lp heads-up, fp otherwise)")
+    p.add_argument("--method", default=None, choices=("fp", "hedge", "lp", "cfr"),
+                   help="solver (default lp heads-up, fp otherwise; cfr: CFR+, 3+ seats)")
+    p.add_argument("--samples", type=int_arg("samples", 1), default=None,
+                   help="3+ seats: sampled deals (default 20000)")
+    p.add_argument("--seed", type=int_arg("seed", 0), default=0,
+                   help="3+ seats: seed of the deal sample (default 0)")
+    p.add_argument("--boards", type=int_arg("boards", 1), default=8,
+                   help="3+ seats: boards per sampled deal (default 8)")
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=2000,
                    help="iterations of fp / hedge (default 2000)")
     p.add_argument("--hand", default=None, help="show only this hand class, e.g. AKs")
@@ -90,11 +96,11 @@ def _ranges(game, sigma, order: tuple[int, ...], hand: str | None):
 
 
 def _solve(cg, method: str, iterations: int, progress: bool):
-    from solvers import fictitious_play, hedge, nash_conv, solve_lp
+    from solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
     if method == "lp":
         res = solve_lp(cg)
         return res.strategies, nash_conv(cg, res.strategies)
-    run = fictitious_play if method == "fp" else hedge
+    run = {"fp": fictitious_play, "hedge": hedge, "cfr": cfr}[method]
     res = run(cg, iterations=iterations, progress=progress)
     return res.strategy, res.nash_conv
 
@@ -128,8 +134,10 @@ def run(args) -> int:
         check_payouts(payouts, len(stacks))
     method = args.method or ("lp" if len(stacks) == 2 else "fp")
     if method == "lp" and len(stacks) != 2:
-        raise GameError(f"--method lp solves heads-up games; {len(stacks)} seats need fp or "
-                        "hedge")
+        raise GameError(f"--method lp solves heads-up games; {len(stacks)} seats need fp, hedge "
+                        "or cfr")
+    if len(stacks) >= 3:
+        return _run_sampled(args, stacks, blinds, ante, payouts, method, t)
     start = time.perf_counter()
     game = jamfold_game(hands.preflop_model(), stacks, blinds, ante, args.button, payouts)
     sigma, nc = _solve(compile_game(game), method, args.iterations, not args.json)
@@ -145,6 +153,48 @@ def run(args) -> int:
           f"NashConv {nc:.3g} ({units}), {seconds:.2f} s")
     for key, grid in ranges.items():
         _show_grid(key, grid)
+    return 0
+
+
+def _run_sampled(args, stacks, blinds, ante, payouts, method, t) -> int:
+    """3 to 6 seats: the equilibrium over sampled deals (solvers.tournament)."""
+    from solvers.tournament import jamfold_equilibrium
+
+    samples = args.samples or 20_000
+    start = time.perf_counter()
+    eq = jamfold_equilibrium(stacks, blinds, ante, payouts, args.button, method, samples,
+                             args.seed, args.boards, args.iterations, progress=not args.json)
+    seconds = time.perf_counter() - start
+    names = POSITIONS[len(stacks)]
+    ranges = {}
+    for key, grid in eq.ranges.items():
+        seat, rest = key.split(" ", 1)
+        if args.hand is not None:
+            from games.tournament.hands import grid_cell
+            r, c = grid_cell(args.hand)
+            grid = [[x if (i, j) == (r, c) else None for j, x in enumerate(row)]
+                    for i, row in enumerate(grid)]
+        ranges[f"{names[t.order.index(int(seat[1:]) - 1)]} {rest}"] = grid
+    units = "chips" if payouts is None else "ICM equity (prize-pool fractions)"
+    se = eq.standard_error.tolist()
+    if args.json:
+        emit_json({"stacks": stacks, "blinds": blinds, "ante": ante, "button": args.button,
+                   "payouts": payouts, "method": method, "units": units, "ranges": ranges,
+                   "nash_conv": eq.nash_conv, "seconds": seconds, "samples": eq.samples,
+                   "seed": eq.seed, "boards": args.boards,
+                   "expected_payoffs": eq.expected_payoffs.tolist(),
+                   "standard_error": se, "iterations": eq.iterations, "nodes": eq.nodes,
+                   "undetermined": eq.undetermined})
+        return 0
+    print(f"jam/fold, stacks {stacks}, blinds {blinds}, ante {ante:g}, method {method}, "
+          f"{eq.samples} sampled deals (seed {eq.seed}): NashConv {eq.nash_conv:.3g} "
+          f"({units}), {seconds:.2f} s")
+    print("expected payoffs " + ", ".join(f"{v:+.4f} (se {e:.4f})"
+                                         for v, e in zip(eq.expected_payoffs, se)))
+    print(f"{100 * eq.undetermined:.0f}% of the decisions are within 2 standard errors of "
+          "indifference (raise --samples to settle them)")
+    for key, grid in ranges.items():
+        _show_grid(key, [[0.0 if x is None else x for x in row] for row in grid])
     return 0
 
 

@@ -1,0 +1,211 @@
+"""Jam/fold equilibria of 2 to 6 seats over sampled deals, and the tournament's nested loop.
+
+:func:`jamfold_equilibrium` builds :func:`games.tournament.sampled.sampled_jamfold_game` and
+runs the paper's fictitious play (``fp``), Freund-Schapire multiplicative weights
+(``hedge``) or CFR+ (``cfr``) on it; it reports push/call ranges as 13x13 grids, NashConv of
+the sampled game (payoff units) and the sampling standard error of the equilibrium payoffs.
+
+:func:`tournament_values` is the outer loop of Ganzfried & Sandholm (VI-FP; the survey's
+nested loop): the value of every stack state of a small tournament starts at ICM; each
+round solves the jam/fold hand of every state with payoffs equal to the current values of
+the states the hand leads to, sets the state's value to the equilibrium payoff, and stops
+when no value changes by more than ``delta``.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from tqdm.auto import tqdm
+
+from games.compiled import compile_game
+from games.errors import GameError
+from games.preflop.classes import class_index
+from games.tournament.icm import check_payouts, icm_batch
+from games.tournament.jamfold import table
+from games.tournament.sampled import (SampledDeals, action_gains, deal_values, sample_deals,
+                                      sampled_jamfold_game, standard_error)
+
+METHODS = ("fp", "hedge", "cfr")
+
+
+def _solver(method: str):
+    from solvers.learning.cfr_plus import cfr
+    from solvers.learning.fictitious_play import fictitious_play
+    from solvers.learning.hedge import hedge
+    runs = {"fp": fictitious_play, "hedge": hedge, "cfr": cfr}
+    if method not in runs:
+        raise GameError(f"method={method!r} is unknown; allowed: {', '.join(METHODS)}")
+    return runs[method]
+
+
+@dataclass(frozen=True)
+class JamfoldEquilibrium:
+    """Result of :func:`jamfold_equilibrium`.
+
+    ``ranges`` maps ``"P<seat> push [<history>]"`` / ``"P<seat> call [<history>]"`` to a
+    13x13 grid (games.preflop.classes.GRID layout) of push/call probabilities, None for a
+    class never dealt to that seat in the sample.  ``standard_error`` (N,) is the sampling
+    standard error of ``expected_payoffs`` (independent deals).  ``undetermined`` is the
+    fraction of information sets whose push/call-over-fold gain is within two standard
+    errors of zero (the sample cannot tell the two actions apart there; mixed decisions of
+    the equilibrium count too)."""
+
+    ranges: dict
+    strategy: NDArray[np.float64]
+    nash_conv: float
+    expected_payoffs: NDArray[np.float64]
+    standard_error: NDArray[np.float64]
+    method: str
+    iterations: int
+    samples: int
+    seed: int
+    nodes: int
+    build_seconds: float
+    solve_seconds: float
+    history: NDArray[np.float64]
+    undetermined: float
+
+
+def ranges(game, sigma: NDArray[np.float64]) -> dict:
+    """Push/call grids from the information-set labels ``P<seat>:<class>|<history>``."""
+    out: dict = {}
+    for I, info in enumerate(game.infosets):
+        head, hist = info.label.split("|", 1)
+        seat, cls = head.split(":")
+        act = "call" if "c" in info.actions else "push"
+        key = f"{seat} {act} [{hist}]"
+        grid = out.setdefault(key, [[None] * 13 for _ in range(13)])
+        r, c = divmod(class_index(cls), 13)
+        grid[r][c] = round(float(sigma[I, info.actions.index(act[0])]), 6)
+    return out
+
+
+def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
+                        ante: float = 0.0, payouts: ArrayLike | None = None, button: int = 0,
+                        method: str = "fp", samples: int = 20_000, seed: int = 0,
+                        boards: int = 8, iterations: int = 1000, tol: float | None = None,
+                        seconds: float | None = None, progress: bool = False,
+                        deals: SampledDeals | None = None) -> JamfoldEquilibrium:
+    """Jam/fold equilibrium over ``samples`` sampled deals (module docstring).
+
+    Parameters
+    ----------
+    stacks : (N,) chips per seat, 2 <= N <= 6.
+    payouts : ICM payouts; None for chip EV.
+    method : ``fp`` | ``hedge`` | ``cfr`` (CFR+).
+    samples, seed, boards : the deal sample, ``boards`` boards per deal (ignored when
+        ``deals`` is given).
+    iterations, tol, seconds : stopping rule of the solver (first reached).
+    """
+    run = _solver(method)
+    n = np.asarray(stacks).size
+    t0 = time.perf_counter()
+    deals = sample_deals(n, samples, seed, boards) if deals is None else deals
+    sj = sampled_jamfold_game(deals, stacks, blinds, ante, button, payouts)
+    cg = compile_game(sj.game)
+    t1 = time.perf_counter()
+    res = run(cg, iterations=iterations, tol=tol, seconds=seconds, progress=progress)
+    t2 = time.perf_counter()
+    vals = deal_values(sj, res.strategy)
+    gain, se = action_gains(sj, res.strategy)
+    return JamfoldEquilibrium(ranges=ranges(sj.game, res.strategy), strategy=res.strategy,
+                              nash_conv=float(res.nash_conv),
+                              expected_payoffs=vals.mean(axis=0),
+                              standard_error=standard_error(vals), method=method,
+                              iterations=res.iterations, samples=deals.samples,
+                              seed=deals.seed, nodes=int(sj.game.kind.size),
+                              build_seconds=t1 - t0, solve_seconds=t2 - t1,
+                              history=res.history,
+                              undetermined=float(np.mean(np.abs(gain) < 2 * se)))
+
+
+@dataclass(frozen=True)
+class TournamentValues:
+    """Result of :func:`tournament_values`: ``states`` (S, N) stack vectors (seat 0 on the
+    button), ``values`` (S, N) their equity, ``icm`` (S, N) the ICM start, ``changes`` the
+    largest value change of each round, ``nash_conv`` (S,) of the last round's hands."""
+
+    states: NDArray[np.float64]
+    values: NDArray[np.float64]
+    icm: NDArray[np.float64]
+    changes: NDArray[np.float64]
+    nash_conv: NDArray[np.float64]
+    converged: bool
+
+
+def stack_states(total: float, unit: float, posts: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Stack vectors on the grid ``unit`` summing to ``total`` with each stack above its
+    seat's post."""
+    k = int(round(total / unit))
+    if not np.isclose(k * unit, total) or k < 1:
+        raise GameError(f"total={total:g} is not a positive multiple of unit={unit:g}")
+    n = posts.size
+    rows = [c for c in itertools.product(range(1, k + 1), repeat=n - 1) if sum(c) < k]
+    st = np.array([list(c) + [k - sum(c)] for c in rows], dtype=np.float64) * unit
+    st = st[(st > posts + 1e-12).all(axis=1)]
+    if st.size == 0:
+        raise GameError(f"no stack state of total {total:g} covers the blinds")
+    return st
+
+
+def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
+                      blinds: Sequence[float] = (0.5, 1.0), unit: float | None = None,
+                      delta: float = 1e-3, max_rounds: int = 50, method: str = "cfr",
+                      iterations: int = 200, samples: int = 2000, seed: int = 0,
+                      boards: int = 4, progress: bool = False) -> TournamentValues:
+    """The nested loop of the module docstring on every state of :func:`stack_states`.
+
+    The button is seat 0 of each state; after a hand it moves one seat on, so the state
+    reached is the final stacks rotated left by one.  A final stack vector that is not a
+    state (a player busted, a split pot off the grid, a stack not covering its next blind)
+    is valued by ICM.  Values are updated in place (Gauss-Seidel): a state solved later in
+    a round sees the new values of states solved earlier.  All hands share one deal sample
+    (common random numbers), so the loop's changes are not sampling noise; but each inner
+    solve stops at a NashConv of its own, so the changes level off near that size: choose
+    ``delta`` above it (the paper's delta plays the same role against its epsilon).
+    """
+    run = _solver(method)
+    pay = check_payouts(payouts, seats)
+    unit = float(blinds[0]) if unit is None else float(unit)
+    posts = table(np.full(seats, float(total)), blinds, 0.0, 0).posts
+    states = stack_states(total, unit, posts)
+    start = icm_batch(states, pay)
+    V = {tuple(np.round(s / unit).astype(int)): start[i].copy() for i, s in enumerate(states)}
+
+    def value(finals: NDArray[np.float64]) -> NDArray[np.float64]:
+        out = icm_batch(finals, pay)
+        for w, f in enumerate(finals):
+            g = np.roll(f, -1) / unit                        # next hand: button one seat on
+            key = tuple(np.round(g).astype(int))
+            if np.allclose(g, key, atol=1e-9) and key in V:
+                out[w] = np.roll(V[key], 1)
+        return out
+
+    deals = sample_deals(seats, samples, seed, boards)
+    changes, ncs, conv = [], np.zeros(len(states)), False
+    for _ in tqdm(range(max_rounds), desc="rounds", disable=not progress, leave=False):
+        biggest = 0.0
+        for i, s in enumerate(states):
+            sj = sampled_jamfold_game(deals, s, blinds, 0.0, 0, value=value)
+            res = run(compile_game(sj.game), iterations=iterations)
+            key = tuple(np.round(s / unit).astype(int))
+            new = value(s[None])[0] + res.expected_payoffs
+            biggest = max(biggest, float(np.abs(new - V[key]).max()))
+            V[key] = new
+            ncs[i] = res.nash_conv
+        changes.append(biggest)
+        if biggest < delta:
+            conv = True
+            break
+    vals = np.array([V[tuple(np.round(s / unit).astype(int))] for s in states])
+    return TournamentValues(states=states, values=vals, icm=start,
+                            changes=np.array(changes), nash_conv=ncs, converged=conv)
+
+
+__all__ = ["JamfoldEquilibrium", "METHODS", "TournamentValues", "jamfold_equilibrium",
+           "ranges", "stack_states", "tournament_values"]
