@@ -53,6 +53,39 @@ def _native_rank_kernel():
     return ranks_of
 
 
+@lru_cache(maxsize=1)
+def _native_seat_kernel():
+    fn = _native_evaluate_7cards()
+    if fn is None:  # pragma: no cover
+        return None
+
+    # not cache=True, as above
+    @njit(parallel=True)
+    def ranks_of(holes, boards, n):
+        out = np.empty((boards.shape[0], boards.shape[1], n), dtype=np.int32)
+        for d in prange(boards.shape[0]):
+            for b in range(boards.shape[1]):
+                x = boards[d, b]
+                for i in range(n):
+                    out[d, b, i] = fn(x[0], x[1], x[2], x[3], x[4], holes[d, 2 * i],
+                                      holes[d, 2 * i + 1])
+        return out
+
+    return ranks_of
+
+
+def seat_ranks(holes: NDArray[np.int64], boards: NDArray[np.int64], n: int) -> NDArray[np.int32]:
+    """phevaluator rank of each of ``n`` seats' hole cards (``holes[d, 2i:2i+2]``) on each
+    board of each deal (``boards``, (deals, boards, 5)), shape (deals, boards, n)."""
+    kernel = _native_seat_kernel()
+    if kernel is not None:
+        return kernel(holes, boards, n)
+    from phevaluator import evaluate_cards  # slow fallback, same numbers
+    return np.array([[[evaluate_cards(*x, hs[2 * i], hs[2 * i + 1]) for i in range(n)]
+                      for x in bs] for hs, bs in zip(holes.tolist(), boards.tolist())],
+                    dtype=np.int32)
+
+
 def board_ranks(boards: NDArray[np.int64], cards: NDArray[np.int64]) -> NDArray[np.int16]:
     """phevaluator rank of every combo (``cards``, (m, 2)) on every board ((n, 5)), shape
     (n, m); ``NO_RANK`` where the combo shares a card with the board."""

@@ -30,12 +30,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
 from games.arrays import game_from_arrays
 from games.errors import GameError
-from games.preflop.classes import CLASSES, class_of_cards
+from games.preflop._kernels import seat_ranks
+from games.preflop.classes import CLASSES, combos
 from games.tournament.icm import check_payouts, icm_batch
 from games.tournament.jamfold import MAX_SEATS, Table, _public_tree, _terminal_values, table
 from games.tournament.showdown import weak_orderings
@@ -67,33 +68,12 @@ class SampledDeals:
 
 @lru_cache(maxsize=1)
 def _class_table() -> NDArray[np.int64]:
+    """Class index of every ordered pair of distinct cards (-1 on the diagonal)."""
+    cards, cls = combos()
     t = np.full((52, 52), -1, dtype=np.int64)
-    for a in range(52):
-        for b in range(52):
-            if a != b:
-                t[a, b] = class_of_cards(a, b)
+    t[cards[:, 0], cards[:, 1]] = cls
+    t[cards[:, 1], cards[:, 0]] = cls
     return t
-
-
-@lru_cache(maxsize=1)
-def _rank_kernel():
-    from games.preflop._kernels import _native_evaluate_7cards
-    fn = _native_evaluate_7cards()
-    if fn is None:  # pragma: no cover - builds without the exported C symbol
-        return None
-
-    @njit(parallel=True)
-    def ranks_of(holes, boards, n):
-        out = np.empty((boards.shape[0], boards.shape[1], n), dtype=np.int32)
-        for d in prange(boards.shape[0]):
-            for b in range(boards.shape[1]):
-                x = boards[d, b]
-                for i in range(n):
-                    out[d, b, i] = fn(x[0], x[1], x[2], x[3], x[4], holes[d, 2 * i],
-                                      holes[d, 2 * i + 1])
-        return out
-
-    return ranks_of
 
 
 def sample_deals(n_seats: int, samples: int, seed: int = 0, boards: int = 1) -> SampledDeals:
@@ -118,14 +98,7 @@ def sample_deals(n_seats: int, samples: int, seed: int = 0, boards: int = 1) -> 
         np.put_along_axis(keys, np.repeat(holes[s:e, None, :], boards, axis=1), 2.0, axis=2)
         board[s:e] = np.argsort(keys, axis=2)[:, :, :5]
     cls = _class_table()[holes[:, 0::2], holes[:, 1::2]]
-    kern = _rank_kernel()
-    if kern is not None:
-        ranks = kern(holes, board, n_seats)
-    else:  # pragma: no cover
-        from phevaluator import evaluate_cards
-        ranks = np.array([[[evaluate_cards(*x, hs[2 * i], hs[2 * i + 1]) for i in range(n_seats)]
-                           for x in bs] for hs, bs in zip(holes.tolist(), board.tolist())],
-                         dtype=np.int32)
+    ranks = seat_ranks(holes, board, n_seats)
     return SampledDeals(classes=cls, ranks=ranks, seed=int(seed))
 
 
