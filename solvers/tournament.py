@@ -13,6 +13,7 @@ when no value changes by more than ``delta``.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import time
 from collections.abc import Sequence
@@ -26,7 +27,7 @@ from games.compiled import compile_game
 from games.errors import GameError
 from games.preflop.classes import class_index
 from games.tournament.icm import check_payouts, icm_batch
-from games.tournament.jamfold import table
+from games.tournament.jamfold import jamfold_game, table
 from games.tournament.sampled import (SampledDeals, action_gains, deal_values, sample_deals,
                                       sampled_jamfold_game, standard_error)
 
@@ -207,5 +208,34 @@ def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
                             changes=np.array(changes), nash_conv=ncs, converged=conv)
 
 
-__all__ = ["JamfoldEquilibrium", "METHODS", "TournamentValues", "jamfold_equilibrium",
-           "ranges", "stack_states", "tournament_values"]
+def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
+    """SB push and BB call probabilities (len(stacks), K) of the heads-up chip-EV LP
+    equilibrium at each effective stack.
+
+    The chip payoffs of the heads-up game are affine in the effective stack S (folds cost
+    the posts; a showdown is worth (2 e - 1) S), so the game is built at two stacks, checked
+    at a third, and each stack's LP gets the interpolated payoffs on the same tree."""
+    from solvers.sequence.lp import solve_lp
+
+    s0, s1 = float(stacks[0]), float(stacks[-1]) if len(stacks) > 1 else float(stacks[0]) + 1
+    g0, g1 = (jamfold_game(model, [s, s], blinds, ante) for s in (s0, s1))
+    slope = (g1.payoffs - g0.payoffs) / (s1 - s0)
+    mid = (s0 + s1) / 2
+    if not np.allclose(jamfold_game(model, [mid, mid], blinds, ante).payoffs,
+                       g0.payoffs + slope * (mid - s0), atol=1e-9):
+        raise AssertionError("heads-up jam/fold payoffs are not affine in the stack")
+    cg0 = compile_game(g0)
+    K = len(model.names)
+    push, call = np.empty((len(stacks), K)), np.empty((len(stacks), K))
+    sb_set = [g0.infoset_index(f"P1:{n}|") for n in model.names]
+    bb_set = [g0.infoset_index(f"P2:{n}|p") for n in model.names]
+    for k, s in enumerate(tqdm(stacks, desc="stacks", disable=not progress, leave=False)):
+        cg = dataclasses.replace(cg0, payoffs=g0.payoffs + slope * (float(s) - s0), cache={})
+        sigma = solve_lp(cg).strategies
+        push[k] = sigma[sb_set, 1]
+        call[k] = sigma[bb_set, 1]
+    return push, call
+
+
+__all__ = ["JamfoldEquilibrium", "METHODS", "TournamentValues", "hu_chart",
+           "jamfold_equilibrium", "ranges", "stack_states", "tournament_values"]

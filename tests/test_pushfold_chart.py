@@ -49,7 +49,7 @@ def _grid(t: float) -> list[float]:
 @pytest.fixture(scope="module")
 def chart():
     from games.tournament.hands import preflop_model
-    from pokerdyn.commands.tournament.pushfold import hu_chart
+    from solvers.tournament import hu_chart
     stacks = sorted({s for _, t in HRC_PUSH + HRC_CALL for s in _grid(t)} | {20.0} |
                     {2.3, 2.4, 3.0, 4.0, 5.0, 5.1, 7.1, 7.3, 7.9, 8.0, 8.1, 8.2, 8.3, 8.4})
     model = preflop_model()
@@ -124,7 +124,7 @@ def test_gaps_are_genuine():
     """Inside each gap, pushing is strictly worse than folding against the BB's equilibrium
     calling range (not an LP tie broken towards folding)."""
     from games.tournament.hands import preflop_model
-    from pokerdyn.commands.tournament.pushfold import hu_chart
+    from solvers.tournament import hu_chart
     model = preflop_model()
     stacks = sorted({s for v in GAPS.values() for s in v})
     push, call = hu_chart(model, stacks, (0.5, 1.0))

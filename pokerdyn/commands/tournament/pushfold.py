@@ -206,45 +206,11 @@ def _intervals(grid_stacks, played) -> list[list[float]]:
     return [[float(grid_stacks[a]), float(grid_stacks[b])] for a, b in zip(starts, ends)]
 
 
-def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
-    """SB push and BB call probabilities (len(stacks), K) of the heads-up chip-EV LP
-    equilibrium at each effective stack.
-
-    The chip payoffs of the heads-up game are affine in the effective stack S (folds cost
-    the posts; a showdown is worth (2 e - 1) S), so the game is built at two stacks, checked
-    at a third, and each stack's LP gets the interpolated payoffs on the same tree."""
-    import dataclasses
-
-    from tqdm.auto import tqdm
-
-    from games.compiled import compile_game
-    from games.tournament.jamfold import jamfold_game
-    from solvers import solve_lp
-
-    s0, s1 = float(stacks[0]), float(stacks[-1]) if len(stacks) > 1 else float(stacks[0]) + 1
-    g0, g1 = (jamfold_game(model, [s, s], blinds, ante) for s in (s0, s1))
-    slope = (g1.payoffs - g0.payoffs) / (s1 - s0)
-    mid = (s0 + s1) / 2
-    if not np.allclose(jamfold_game(model, [mid, mid], blinds, ante).payoffs,
-                       g0.payoffs + slope * (mid - s0), atol=1e-9):
-        raise AssertionError("heads-up jam/fold payoffs are not affine in the stack")
-    cg0 = compile_game(g0)
-    K = len(model.names)
-    push, call = np.empty((len(stacks), K)), np.empty((len(stacks), K))
-    sb_set = [g0.infoset_index(f"P1:{n}|") for n in model.names]
-    bb_set = [g0.infoset_index(f"P2:{n}|p") for n in model.names]
-    for k, s in enumerate(tqdm(stacks, desc="stacks", disable=not progress, leave=False)):
-        cg = dataclasses.replace(cg0, payoffs=g0.payoffs + slope * (float(s) - s0), cache={})
-        sigma = solve_lp(cg).strategies
-        push[k] = sigma[sb_set, 1]
-        call[k] = sigma[bb_set, 1]
-    return push, call
-
-
 def _run_chart(args, blinds, ante) -> int:
     from games import GameError
     from games.preflop.classes import grid_cell
     from games.tournament import hands
+    from solvers.tournament import hu_chart
 
     plot = None if args.plot is None else check_plot_file(args.plot)
     step = parse_float(args.step, "step", low=0, low_open=True)
