@@ -137,11 +137,21 @@ def game_from_arrays(name: str, n_players: int, kind: ArrayLike, parent: ArrayLi
 
 def game_to_arrays(game: Game) -> Mapping[str, np.ndarray]:
     """The arguments of :func:`game_from_arrays` for a game with numeric probabilities and
-    payoffs (e.g. a GameBuilder game), for round trips and tests."""
+    payoffs (e.g. a GameBuilder game), for round trips and tests; symbolic parameters take
+    the game's default values (a parameter without one is an error)."""
+    missing = [s.name for s in game.params if s.name not in game.defaults]
+    if missing:
+        raise GameError(f"{game.name}: parameter(s) {', '.join(missing)} have no default value; "
+                        "give values before converting to arrays")
+    subs = {s: game.defaults[s.name] for s in game.params}
+
+    def num(x) -> float:
+        return float(x.subs(subs)) if subs and hasattr(x, "subs") else float(x)
+
     return {"name": game.name, "n_players": game.n_players, "kind": game.kind,
             "parent": game.parent, "edge": game.edge, "player": game.player,
             "infoset": game.infoset, "infosets": game.infosets,
-            "chance_prob": np.asarray([float(x) for x in game.edge_prob]),
-            "payoffs": np.asarray([[float(u) for u in row] for row in game.payoffs]),
+            "chance_prob": np.asarray([num(x) for x in game.edge_prob]),
+            "payoffs": np.asarray([[num(u) for u in row] for row in game.payoffs]),
             "named": game.named, "description": game.description,
             "edge_label": game.edge_label}

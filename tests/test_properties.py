@@ -53,9 +53,10 @@ def test_symbolic_equals_numeric_at_rational_points(name):
 
 
 @settings(max_examples=4)
-@given(point=_point("kuhn3"))
-def test_symbolic_equals_numeric_kuhn3(point):
-    _check_point("kuhn3", point, None)
+@given(point=_point("kuhn3"), pot=rationals(1, 30))
+def test_symbolic_equals_numeric_kuhn3(point, pot):
+    # kuhn3 keeps its pot P symbolic (stake P/3 each; P = 3 is the ACPC game)
+    _check_point("kuhn3", point, pot)
 
 
 def test_symbolic_payoffs_sum_to_zero_identically():

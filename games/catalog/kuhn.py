@@ -13,9 +13,13 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
+from games.errors import GameError
 from games.tree import Game, GameBuilder, NamedParameter, ParameterDomain, infoset_label
 
-RANKS = {"J": 0, "Q": 1, "K": 2, "A": 3}
+# Card ranks, low to high; a deck of N cards is the N highest (4 cards: J Q K A).
+RANK_ORDER = "23456789TJQKA"
+RANKS = {c: i for i, c in enumerate(RANK_ORDER)}
+MAX_CARDS = len(RANK_ORDER)
 Allowed = Callable[[int, str, str], Sequence[str]]
 
 
@@ -31,14 +35,16 @@ def showdown_payoffs(cards: Sequence[str], stakes: Sequence, active: Sequence[in
 
 
 def _deal_game(name: str, n_players: int, deck: str, stake, bet, first_actor: int,
-               allowed: Allowed, params=(), named=(), domains=None, description="") -> Game:
+               allowed: Allowed, params=(), named=(), domains=None, description="",
+               defaults=None) -> Game:
     b = GameBuilder(name, n_players, params)
     root = b.chance()
     deals = ["".join(d) for d in permutations(deck, n_players)]
     pr = sp.Rational(1, len(deals))
     for d in deals:
         _betting(b, root, d, pr, stake, bet, first_actor, allowed)
-    return b.build(named=named, domains=domains or {}, description=description)
+    return b.build(named=named, domains=domains or {}, description=description,
+                   defaults=defaults)
 
 
 def _betting(b: GameBuilder, root: int, deal: str, pr, stake, bet, first_actor: int,
@@ -87,13 +93,45 @@ def kuhn() -> Game:
                       description="2-player Kuhn poker (J<Q<K, ante 1, one bet of 1)")
 
 
-def kuhn3() -> Game:
-    """3-player full-street Kuhn poker (ACPC 2015): cards J<Q<K<A, ante 1, one bet of 1."""
-    return _deal_game("kuhn3", 3, "JQKA", sp.Integer(1), sp.Integer(1), 0, _free,
-                      description="3-player Kuhn poker (4 cards, ante 1 each, one bet of 1; ACPC)")
-
-
 POT = sp.Symbol("P", positive=True)
+POT_DOMAIN = {"P": ParameterDomain(0.0, float("inf"))}
+
+
+def deck(cards: int) -> str:
+    """The ``cards`` highest ranks, low to high (4 cards: ``JQKA``)."""
+    if isinstance(cards, bool) or not isinstance(cards, int) or not 3 <= cards <= MAX_CARDS:
+        raise GameError(f"cards={cards!r}: a 3-player Kuhn deck has an integer number of "
+                        f"cards in 3..{MAX_CARDS}")
+    return RANK_ORDER[-cards:]
+
+
+def kuhn3(cards: int = 4) -> Game:
+    """3-player full-street Kuhn poker with pot ``P``: each player stakes ``P/3``, one bet
+    of 1, a deck of ``cards`` cards (default 4, J<Q<K<A).  ``P`` is a symbolic parameter
+    whose default 3 is the ACPC game (ante 1 each); ``cards=N`` is Billingham's N-card game
+    (arXiv 1802.04670)."""
+    d = deck(cards)
+    name = "kuhn3" if cards == 4 else f"kuhn3(cards={cards})"
+    return _deal_game(name, 3, d, POT / 3, sp.Integer(1), 0, _free, params=(POT,),
+                      domains=POT_DOMAIN, defaults={"P": 3},
+                      description=f"3-player Kuhn poker ({cards} cards {d}, stake P/3 each, "
+                                  "one bet of 1; P = 3 is the ACPC game)")
+
+
+def _j_checks_or_folds(player: int, card: str, public: str) -> Sequence[str]:
+    if card == "J":
+        return ("f",) if "b" in public else ("k",)
+    return _free(player, card, public)
+
+
+def kuhn3_full_simplified() -> Game:
+    """Full-street simplified 3-player Kuhn poker (Billingham, arXiv 1707.01392): the game
+    :func:`kuhn3` with pot ``P`` in which a player holding J must check or fold."""
+    return _deal_game("kuhn3-full-simplified", 3, "JQKA", POT / 3, sp.Integer(1), 0,
+                      _j_checks_or_folds, params=(POT,), domains=POT_DOMAIN, defaults={"P": 3},
+                      description="full-street simplified 3-player Kuhn poker with pot P "
+                                  "(J checks or folds; Billingham arXiv 1707.01392)")
+
 
 # Billingham section 2, points 1-4: the actions the paper's game fixes.
 THIRD_STREET_RULES: Mapping[tuple[int, str, str], tuple[str, ...]] = {
@@ -128,7 +166,7 @@ def _third_street(name: str, rules: Mapping, named: Sequence[NamedParameter], de
         if len(rules.get((player, card, public), "xx")) > 1:
             keep.append(p)
     return _deal_game(name, 3, "JQKA", POT / 3, sp.Integer(1), 2, _ruled(rules), params=(POT,),
-                      named=keep, domains={"P": ParameterDomain(0.0, float("inf"))},
+                      named=keep, domains=POT_DOMAIN,
                       description=desc)
 
 

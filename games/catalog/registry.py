@@ -13,7 +13,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from typing import Any, Callable
 
-from games.catalog.kuhn import kuhn, kuhn3, kuhn3_third, skp
+from games.catalog.kuhn import kuhn, kuhn3, kuhn3_full_simplified, kuhn3_third, skp
 from games.catalog.river import river
 from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, parse_spec
 from games.holdem.standard import leduc, mercer_mmh, mercer_smh
@@ -23,6 +23,7 @@ from games.tree import Game, GameError
 GAMES: dict[str, Callable[[], Game]] = {
     "kuhn": kuhn,
     "kuhn3": kuhn3,
+    "kuhn3-full-simplified": kuhn3_full_simplified,
     "kuhn3-third": kuhn3_third,
     "kuhn3-third-full": lambda: kuhn3_third(full=True),
     "skp": skp,
@@ -35,6 +36,7 @@ GAMES: dict[str, Callable[[], Game]] = {
 
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
+    "kuhn3": ("cards",),
     "river": ("dist1", "dist2", "street", "max_bets", "bet_size"),
     "mercer-smh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
                    "max_bets", "ante"),
