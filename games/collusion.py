@@ -13,17 +13,21 @@ import sympy as sp
 from games.tree import Game, GameError
 
 
-def check_seats(seats: Sequence[int], n_players: int, what: str = "colluders") -> tuple[int, ...]:
-    """Distinct 1-based seats, at least two and fewer than all players; GameError else."""
+def check_seats(seats: Sequence[int], n_players: int, what: str = "colluders",
+                base: int = 1) -> tuple[int, ...]:
+    """Distinct seats numbered from ``base`` (1 in games and the CLI, 0 in the builder's
+    array API), at least two and fewer than all players, sorted; GameError else.  The one
+    validator of colluder seats."""
+    kind = f"{base}-based integers"
     try:
         out = tuple(int(s) for s in seats)
     except (TypeError, ValueError):
-        raise GameError(f"{what}={seats!r} is not a list of seats (1-based integers)") from None
+        raise GameError(f"{what}={seats!r} is not a list of seats ({kind})") from None
     if any(isinstance(s, bool) or int(s) != s for s in seats):
-        raise GameError(f"{what}={seats!r} is not a list of seats (1-based integers)")
+        raise GameError(f"{what}={seats!r} is not a list of seats ({kind})")
     for s in out:
-        if not 1 <= s <= n_players:
-            raise GameError(f"{what}: seat {s} does not exist; allowed seats: 1..{n_players}")
+        if not base <= s < n_players + base:
+            raise GameError(f"colluder seat {s} is outside [{base}, {n_players - 1 + base}]")
     if len(set(out)) != len(out) or not 2 <= len(out) < n_players:
         raise GameError(f"{what}={out} must be 2 to {n_players - 1} distinct seats of the "
                         f"{n_players} players")

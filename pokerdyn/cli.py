@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import contextlib
 import logging
 import sys
 
@@ -77,11 +78,19 @@ class _StageMessages(logging.Handler):
         print(f"pokerdyn: {record.getMessage()}", file=sys.stderr, flush=True)
 
 
-def _show_stage_messages() -> None:
+@contextlib.contextmanager
+def _stage_messages():
+    """Show the library's stage messages on stderr while a command runs, and take the
+    handler off again afterwards (main() called in-process must leave logging as found)."""
     log = logging.getLogger("games")
-    if not any(isinstance(h, _StageMessages) for h in log.handlers):
-        log.addHandler(_StageMessages())
+    handler, level = _StageMessages(), log.level
+    log.addHandler(handler)
     log.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,11 +98,11 @@ def main(argv: list[str] | None = None) -> int:
 
     from pokerdyn.commands.common import UsageError
 
-    _show_stage_messages()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args._module.run(args) or 0)
+        with _stage_messages():
+            return int(args._module.run(args) or 0)
     except (GameError, UsageError, ValueError) as exc:
         print(f"pokerdyn: error: {_one_line(exc)}", file=sys.stderr)
         return 2

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from games.arrays import game_from_arrays
+from games.collusion import check_seats
 from games.errors import GameError
 from games.holdem.betting import Round, betting_template
 from games.holdem.cards import Deck
@@ -116,13 +117,7 @@ def _team(collusion, colluders, n: int) -> tuple[int, ...]:
     if collusion not in COLLUSION:
         raise GameError(f"collusion {collusion!r} is not one of none, {', '.join(COLLUSION)}")
     team = tuple(colluders) if colluders is not None else (n - 2, n - 1)
-    for s in team:
-        if not isinstance(s, (int, np.integer)) or not 0 <= s < n:
-            raise GameError(f"colluder seat {s!r} is outside [0, {n - 1}] (0-based seats of "
-                            f"{n} players)")
-    if len(set(team)) < 2:
-        raise GameError(f"collusion needs two distinct colluder seats, got {team}")
-    return tuple(sorted(set(int(s) for s in team)))
+    return check_seats(team, n, base=0)
 
 
 def _shares(deck, evaluator, paths, n, active_sets):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from games.collusion import check_seats
 from games.errors import GameError
 from games.holdem.betting import Round
 from games.holdem.build import build_game
@@ -15,30 +16,20 @@ MERCER_DECK = Deck(ranks=5, copies=4)          # ranks 2..6, four copies each
 
 
 def _players(players, allowed) -> int:
-    if isinstance(players, str) and players.isdigit():
-        players = int(players)
     if players not in allowed:
         raise GameError(f"players={players!r} is outside {{{', '.join(map(str, allowed))}}}")
     return int(players)
 
 
 def _colluders(colluders, n: int):
-    """1-based seats -> 0-based (GameError naming the seat and the range)."""
+    """1-based seats -> 0-based (games.collusion.check_seats: one validator, one message)."""
     if colluders is None:
         return None
-    if isinstance(colluders, str):   # "2,3" from a spec string
-        colluders = tuple(int(x) if x.strip().isdigit() else x.strip()
-                          for x in colluders.strip("()").split(",") if x.strip())
     seats = (colluders,) if isinstance(colluders, int) else tuple(colluders)
-    for s in seats:
-        if not isinstance(s, int) or not 1 <= s <= n:
-            raise GameError(f"colluder seat {s!r} is outside [1, {n}]")
-    return tuple(s - 1 for s in seats)
+    return tuple(s - 1 for s in check_seats(seats, n))
 
 
 def _bool(name: str, value) -> bool:
-    if isinstance(value, str):
-        value = {"true": True, "false": False}.get(value.lower(), value)
     if not isinstance(value, bool):
         raise GameError(f"{name}={value!r} is not a boolean (true or false)")
     return value
@@ -46,8 +37,6 @@ def _bool(name: str, value) -> bool:
 
 def _int(name: str, value, low: int, high: int | None = None) -> int:
     """An integer option in ``[low, high]`` (GameError naming the value and the range)."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     rng = f"[{low}, {'inf)' if high is None else f'{high}]'}"
