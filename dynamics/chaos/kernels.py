@@ -11,6 +11,11 @@ integrates, with the adaptive Dormand-Prince 5(4) pair (Hairer, Norsett and Wann
   renormalised to length 1 every ``tau`` time units (Benettin et al., Meccanica 15 (1980)),
   the logarithms of the norms summed after ``t_skip`` (the largest Lyapunov exponent is
   their sum over the elapsed time);
+* in logit coordinates ``u = log(x / (1 - x))`` when ``g(x) = x(1 - x)``: then
+  ``du/dt = h(x)`` with ``h`` the reduced field, so a frequency that comes within 1e-300 of
+  0 or 1 still returns (in ``x`` it would round onto the face, which the flow cannot leave,
+  and the tangent would grow along the face's transverse direction: a spurious positive
+  exponent).  The Lyapunov exponents of interior orbits do not depend on the coordinates;
 * the payoff integrals ``int E_p(x) dt`` (profit rates);
 * crossings of a hyperplane ``x_i = c`` upward (Poincare section), located by bisection on
   the cubic Hermite interpolant of the step, and samples at a fixed spacing.
@@ -32,7 +37,7 @@ from dynamics.ode.model import ODEModel
 class PolySystem:
     """Sparse polynomial form of a model's field (rows 0..n-1) and payoffs (rows 0..q-1):
     term ``t`` adds ``coef[t] * prod_k x[var[t, k]] ** exp[t, k]`` to its row (``var`` is
-    padded with -1)."""
+    padded with -1).  ``h_*``: the reduced field f / (x(1 - x)) (empty when g differs)."""
 
     n: int
     q: int
@@ -44,6 +49,15 @@ class PolySystem:
     p_coef: NDArray[np.float64]
     p_var: NDArray[np.int64]
     p_exp: NDArray[np.int64]
+    h_row: NDArray[np.int64]
+    h_coef: NDArray[np.float64]
+    h_var: NDArray[np.int64]
+    h_exp: NDArray[np.int64]
+
+    @property
+    def logit(self) -> bool:
+        """Whether the logit coordinates are available (g(x) = x(1 - x))."""
+        return self.h_coef.size > 0
 
     def field(self, x: NDArray[np.float64]) -> NDArray[np.float64]:
         out = np.zeros(self.n)
@@ -81,7 +95,12 @@ def polynomial_system(model: ODEModel) -> PolySystem:
         return cached
     f = _terms(model.rhs, model.symbols)
     p = _terms(model.payoffs, model.symbols)
-    ps = PolySystem(model.n, model.n_players, *f, *p)
+    if all(sp.expand(g - x * (1 - x)) == 0 for g, x in zip(model.g, model.symbols)):
+        h = _terms([sp.cancel(r / g) for r, g in zip(model.rhs, model.g)], model.symbols)
+    else:
+        h = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 1), np.int64),
+             np.zeros((0, 1), np.int64))
+    ps = PolySystem(model.n, model.n_players, *f, *p, *h)
     model.meta["_poly_system"] = ps
     return ps
 
@@ -123,11 +142,31 @@ def _jvp(x, v, row, coef, var, exp, out):
 
 
 @njit(cache=True)
-def _aug(z, n, q, fr, fc, fv, fe, pr, pc, pv, pe, out):
-    """d/dt of z = (x, v, payoff integrals)."""
-    x = z[:n]
-    _poly(x, fr, fc, fv, fe, out[:n])
-    _jvp(x, z[n:2 * n], fr, fc, fv, fe, out[n:2 * n])
+def _sigmoid(u, out):
+    for i in range(u.shape[0]):
+        if u[i] >= 0:
+            out[i] = 1.0 / (1.0 + np.exp(-u[i]))
+        else:
+            e = np.exp(u[i])
+            out[i] = e / (1.0 + e)
+
+
+@njit(cache=True)
+def _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, out):
+    """d/dt of z = (x or u, v, payoff integrals); with ``logit`` the f arrays hold the
+    reduced field h and the state is u = logit(x)."""
+    if logit:
+        x = np.empty(n)
+        _sigmoid(z[:n], x)
+        w = np.empty(n)
+        for i in range(n):
+            w[i] = x[i] * (1.0 - x[i]) * z[n + i]
+        _poly(x, fr, fc, fv, fe, out[:n])
+        _jvp(x, w, fr, fc, fv, fe, out[n:2 * n])
+    else:
+        x = z[:n]
+        _poly(x, fr, fc, fv, fe, out[:n])
+        _jvp(x, z[n:2 * n], fr, fc, fv, fe, out[n:2 * n])
     _poly(x, pr, pc, pv, pe, out[2 * n:2 * n + q])
 
 
@@ -157,7 +196,7 @@ def _hermite(z0, z1, f0, f1, h, s, out):
 
 @njit(cache=True)
 def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_cross,
-                     dt_out, fr, fc, fv, fe, pr, pc, pv, pe):
+                     dt_out, logit, fr, fc, fv, fe, pr, pc, pv, pe):
     """See the module docstring.  Returns (samples (m, n + q), sample times, renorm times,
     running log sums, crossing times, crossing points, final x, final v, steps, t_count):
     the log sums count growth from ``t_count`` (the last renormalisation before
@@ -168,10 +207,15 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
         q = max(q, pr[t] + 1)
     D = 2 * n + q
     z = np.zeros(D)
-    z[:n] = x0
+    if logit:  # state u = logit(x); the section and the samples stay in x
+        z[:n] = np.log(x0 / (1.0 - x0))
+        if sec_i >= 0:
+            sec_c = np.log(sec_c / (1.0 - sec_c))
+    else:
+        z[:n] = x0
     z[n:2 * n] = v0 / np.sqrt(np.sum(v0 ** 2))
     K = np.zeros((7, D))
-    _aug(z, n, q, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
+    _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
     m = int(t_end / dt_out) + 1
     samples = np.zeros((m, n + q))
     stimes = np.arange(m) * dt_out
@@ -202,7 +246,7 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
             for j in range(s):
                 if _A[s, j] != 0.0:
                     tmp += h * _A[s, j] * K[j]
-            _aug(tmp, n, q, fr, fc, fv, fe, pr, pc, pv, pe, K[s])
+            _aug(tmp, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[s])
         zn[:] = tmp  # the 7th stage point is the 5th-order solution (FSAL)
         err[:] = 0.0
         for j in range(7):
@@ -216,12 +260,15 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
             h *= max(0.2, 0.9 * e ** -0.2)
             continue
         f1 = np.zeros(D)
-        _aug(zn, n, q, fr, fc, fv, fe, pr, pc, pv, pe, f1)
+        _aug(zn, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, f1)
         t1 = t + h
         # samples at fixed spacing
         while n_s < m and stimes[n_s] <= t1:
             _hermite(z, zn, K[0], f1, h, (stimes[n_s] - t) / h, buf)
-            samples[n_s, :n] = buf[:n]
+            if logit:
+                _sigmoid(buf[:n], samples[n_s, :n])
+            else:
+                samples[n_s, :n] = buf[:n]
             samples[n_s, n:] = buf[2 * n:]
             n_s += 1
         # Poincare section x[sec_i] = sec_c, crossed upward
@@ -236,7 +283,10 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
                     hi = mid
             _hermite(z, zn, K[0], f1, h, hi, buf)
             ctimes[k_c] = t + hi * h
-            cpts[k_c] = buf[:n]
+            if logit:
+                _sigmoid(buf[:n], cpts[k_c])
+            else:
+                cpts[k_c] = buf[:n]
             k_c += 1
         z[:] = zn
         K[0] = f1
@@ -253,8 +303,11 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
                 # before t_skip the tangent only aligns with the most unstable direction
                 t_count = t
             z[n:2 * n] /= nv
-            _aug(z, n, q, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
+            _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
             next_r = t + tau
         h *= min(5.0, max(0.2, 0.9 * max(e, 1e-10) ** -0.2))
+    xf = z[:n].copy()
+    if logit:
+        _sigmoid(z[:n], xf)
     return (samples[:n_s], stimes[:n_s], rtimes[:k_r], rlogs[:k_r], ctimes[:k_c],
-            cpts[:k_c], z[:n].copy(), z[n:2 * n].copy(), steps, t_count)
+            cpts[:k_c], xf, z[n:2 * n].copy(), steps, t_count)

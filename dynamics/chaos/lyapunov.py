@@ -72,29 +72,42 @@ def check_section(model: ODEModel, section: tuple[str, float] | None) -> tuple[i
 def run_chaos(model: ODEModel, y0: ArrayLike, t_end: float, t_skip: float = 0.0,
               tau: float = 1.0, section: tuple[str, float] | None = None,
               dt_out: float = 1.0, rtol: float = 1e-9, atol: float = 1e-12,
-              max_crossings: int = 100_000, v0: ArrayLike | None = None) -> ChaosRun:
+              max_crossings: int = 100_000, v0: ArrayLike | None = None,
+              coords: str = "logit") -> ChaosRun:
     """Integrate ``model`` from ``y0`` to ``t_end`` with the tangent flow (see the module
     docstring).  ``t_skip``: transient before the exponent is counted (the tangent aligns
-    meanwhile).  ``v0``: initial tangent (default: all ones, normalised)."""
+    meanwhile).  ``v0``: initial tangent (default: all ones, normalised).  ``coords``:
+    ``"logit"`` (u = log(x/(1-x)), default; needs g = x(1-x) and 0 < y0 < 1, see
+    :mod:`dynamics.chaos.kernels`) or ``"x"``."""
     y = check_initial(model, y0)
+    if coords not in ("logit", "x"):
+        raise GameError(f"coords={coords!r} is not one of logit, x")
     for name, v, lo in (("t_end", t_end, 0.0), ("tau", tau, 0.0), ("dt_out", dt_out, 0.0)):
         if not (np.isfinite(v) and v > lo):
             raise GameError(f"{name}={v} must be finite and > 0")
     if not (np.isfinite(t_skip) and 0.0 <= t_skip < t_end):
         raise GameError(f"t_skip={t_skip} is outside the allowed range [0, t_end={t_end})")
     ps = polynomial_system(model)
+    logit = coords == "logit"
+    if logit and not ps.logit:
+        raise GameError("logit coordinates need g(x) = x(1 - x); use coords='x'")
+    if logit and np.any((y <= 0) | (y >= 1)):
+        raise GameError("logit coordinates need every initial frequency strictly inside "
+                        "(0, 1); use coords='x' for a start on a face")
     i, c = check_section(model, section)
     v = np.ones(model.n) if v0 is None else np.asarray(v0, float)
     if v.shape != (model.n,) or not np.all(np.isfinite(v)) or not np.any(v):
         raise GameError(f"initial tangent needs {model.n} finite values, not all 0")
     out = integrate_kernel(y, v, float(t_end), float(t_skip), float(tau), rtol, atol, i, c,
-                           int(max_crossings), float(dt_out), ps.f_row, ps.f_coef, ps.f_var,
-                           ps.f_exp, ps.p_row, ps.p_coef, ps.p_var, ps.p_exp)
+                           int(max_crossings), float(dt_out), logit,
+                           *((ps.h_row, ps.h_coef, ps.h_var, ps.h_exp) if logit else
+                             (ps.f_row, ps.f_coef, ps.f_var, ps.f_exp)),
+                           ps.p_row, ps.p_coef, ps.p_var, ps.p_exp)
     samples, st, rt, rl, ct, cp, xf, vf, steps, t_count = out
     n = model.n
     traj = Trajectory(st, samples[:, :n], model.names, samples[:, n:],
                       {"model": model.label(), "game": model.game,
-                       "values": dict(model.values), "method": "DOP54 (numba)",
+                       "values": dict(model.values), "method": f"DOP54 (numba, {coords})",
                        "rtol": rtol, "atol": atol, "payoffs": "cumulative"})
     running = rl / (rt - t_count) if rt.size else rl
     rates = _rates_after(traj, t_skip)
