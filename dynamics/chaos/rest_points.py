@@ -167,6 +167,18 @@ def interior_rest_points(model: ODEModel, n_starts: int = 20, seed: int = 0,
     return out
 
 
+def _polish_any(model: ODEModel, profile, source: str) -> RestPoint | None:
+    """:func:`polish` with growing snap distances (CFR+ approaches 0 and 1 slowly); the
+    first Nash rest point found, else the first rest point."""
+    first = None
+    for snap in (1e-3, 1e-2, 3e-2):
+        p = polish(model, profile, snap=snap, source=source)
+        if p is not None and p.nash:
+            return p
+        first = first or p
+    return first
+
+
 def dedupe(points: Sequence[RestPoint], tol: float = 1e-6) -> list[RestPoint]:
     """Distinct rest points (max-norm distance > tol), sorted by coordinates."""
     out: list[RestPoint] = []
@@ -182,9 +194,9 @@ def find_rest_points(game: Game, model: ODEModel,
                      iterations: int = 3000) -> list[RestPoint]:
     """Nash rest points from ``profiles`` (if given) and from seeded CFR+ runs
     (``n_starts``; 0 for none), plus interior rest points; distinct, polished."""
-    found = [polish(model, p, source="given") for p in (profiles or [])]
+    found = [_polish_any(model, p, "given") for p in (profiles or [])]
     if n_starts:
-        found += [polish(model, p, source="cfr+") for p in
+        found += [_polish_any(model, p, "cfr+") for p in
                   nash_profiles(game, model.values, n_starts, seed, iterations)]
     found += interior_rest_points(model, interior_starts, seed) if interior_starts else []
     return dedupe([p for p in found if p is not None])
