@@ -151,3 +151,13 @@ def test_cli_lyapunov_bad_input_is_one_line(capsys, argv, word):
         rc = e.code
     err = capsys.readouterr().err.strip()
     assert rc == 2 and "\n" not in err and word in err
+
+
+def test_figure_renders_quick(tmp_path):
+    from figures.frontier.full_street_dynamics import main as figure
+
+    res = figure(tmp_path, seed=0, quick=True)
+    assert all(f.exists() for f in res.files)
+    periodic, irregular = res.numbers["P = 2.5"], res.numbers["P = 6"]
+    assert periodic["kinds"] == ["periodic"] and periodic["section clusters"] == [1]
+    assert irregular["section clusters"][0] > 10 and irregular["lyapunov"][0] > 0

@@ -110,8 +110,11 @@ def profit_match(rates: NDArray[np.float64], points: Sequence[RestPoint]
 
 def auto_section(run: ChaosRun, t_from: float = 0.0) -> tuple[str, float]:
     """A section through the bulk of ``run``: the frequency that varies most after
-    ``t_from``, at its mean value (kept within [0.02, 0.98])."""
+    ``t_from`` among those whose mean stays in [0.05, 0.95] (frequencies drifting to a face
+    would not be crossed), at its mean value."""
     tr = run.trajectory
     s = tr.states[tr.times >= t_from]
-    j = int(np.argmax(s.std(axis=0)))
+    mean = s.mean(axis=0)
+    score = np.where((mean > 0.05) & (mean < 0.95), s.std(axis=0), -1.0)
+    j = int(np.argmax(score))
     return tr.names[j], float(np.clip(s[:, j].mean(), 0.02, 0.98))

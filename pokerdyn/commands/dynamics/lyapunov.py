@@ -74,7 +74,8 @@ def run(args) -> int:
                              low_open=True, high_open=True)])
     runs, classes = [], []
     for y in tqdm(starts, desc="lyapunov", disable=args.json or len(starts) < 2):
-        sec = section or auto_section(run_chaos(model, y, min(t_end, 1000.0)), 0.0)
+        pre = min(t_end, 1000.0)
+        sec = section or auto_section(run_chaos(model, y, pre), pre / 2)
         r = run_chaos(model, y, t_end, t_skip, tau, sec)
         runs.append(r)
         classes.append(classify_run(r))
