@@ -161,3 +161,17 @@ def test_figure_renders_quick(tmp_path):
     periodic, irregular = res.numbers["P = 2.5"], res.numbers["P = 6"]
     assert periodic["kinds"] == ["periodic"] and periodic["section clusters"] == [1]
     assert irregular["section clusters"][0] > 10 and irregular["lyapunov"][0] > 0
+
+
+def test_periodic_orbit_closes_with_neutral_floquet_multipliers():
+    # P = 2.5: after the transient the orbit closes (period 29.49) inside the face where
+    # six frequencies are interior; six multipliers on the unit circle (the flow and the
+    # neighbouring cycles of the family), the others inside it
+    from dynamics import find_cycle
+
+    m = model(2.5)
+    x = run_chaos(m, random_starts(m, 1, seed=0)[0], 2000.0).meta["final"]
+    c = find_cycle(m, x, ("x3_Q_kk_b", 0.5), n_returns=1, rtol=1e-10, atol=1e-12)
+    assert c.closure < 1e-9 and c.period == pytest.approx(29.4869, abs=1e-3)
+    mod = np.abs(c.multipliers)
+    assert np.sum(np.abs(mod - 1) < 1e-4) == 6 and np.all(mod[6:] < 0.1)
