@@ -175,3 +175,20 @@ def test_periodic_orbit_closes_with_neutral_floquet_multipliers():
     assert c.closure < 1e-9 and c.period == pytest.approx(29.4869, abs=1e-3)
     mod = np.abs(c.multipliers)
     assert np.sum(np.abs(mod - 1) < 1e-4) == 6 and np.all(mod[6:] < 0.1)
+
+
+def test_time_average_finds_the_equilibrium_the_run_earns():
+    # P = 5, seed-0 start 0: the run earns (-0.04398, -0.00693, 0.05091), which is not the
+    # CFR+ equilibrium (-0.04398, -0.00231, 0.04630); its time average polishes to a second
+    # Nash rest point with those payoffs (Billingham: profit rates match an equilibrium)
+    from dynamics.chaos.classify import profit_match, time_average
+
+    m = model(5.0)
+    r = run_chaos(m, random_starts(m, 3, seed=0)[0], 3000.0, 600.0)
+    pts = find_rest_points(get_game(GAME), m, n_starts=0, interior_starts=0,
+                           averages=[time_average(r)])
+    j, d = profit_match(r.profit_rates, pts)
+    assert j is not None and d < 1e-3
+    p = pts[j]
+    assert p.nash and p.residual < 1e-12 and not p.stable()
+    np.testing.assert_allclose(p.payoffs, [-0.04398, -0.00694, 0.05093], atol=1e-5)

@@ -94,18 +94,25 @@ def classify_run(run: ChaosRun, t_from: float | None = None, cluster_tol: float 
     return RunClass(kind, lam, spr, n, clusters, dim, period)
 
 
-def profit_match(rates: NDArray[np.float64], points: Sequence[RestPoint]
-                 ) -> tuple[int | None, float]:
-    """Index of the Nash rest point whose payoffs are closest (max-norm) to the profit
-    rates, and that distance (None, inf without Nash points)."""
+def profit_match(rates: NDArray[np.float64], points: Sequence[RestPoint],
+                 nash_only: bool = True) -> tuple[int | None, float]:
+    """Index of the (Nash, unless ``nash_only=False``) rest point whose payoffs are closest
+    (max-norm) to the profit rates, and that distance (None, inf without one)."""
     best, dist = None, float("inf")
     for k, p in enumerate(points):
-        if not p.nash:
+        if nash_only and not p.nash:
             continue
         d = float(np.max(np.abs(np.asarray(rates) - p.payoffs)))
         if d < dist:
             best, dist = k, d
     return best, dist
+
+
+def time_average(run: ChaosRun, t_from: float | None = None) -> NDArray[np.float64]:
+    """Mean state of ``run`` over the samples after ``t_from`` (default its ``t_skip``)."""
+    tr = run.trajectory
+    t0 = run.meta["t_skip"] if t_from is None else t_from
+    return tr.states[tr.times >= t0].mean(axis=0)
 
 
 def auto_section(run: ChaosRun, t_from: float = 0.0) -> tuple[str, float]:

@@ -10,6 +10,10 @@ point, so the list is restricted to the meaningful ones:
   different equilibria) or given by the caller (exact families evaluated at a pot), then
   polished: coordinates within ``snap`` of a face are put on it and the others solved
   from ``h = 0`` by least squares.
+* **time averages** of long runs (``averages``): the time average of a bounded orbit of
+  these dynamics lies near a rest point whose payoffs are the orbit's profit rates
+  (Billingham's observation); polished like the CFR+ limits, this finds equilibria that
+  CFR+ does not reach (P = 5 of the full-street simplified game);
 * **interior rest points** (``h = 0`` with every coordinate in (0, 1)), by least squares
   from seeded random starts.
 
@@ -167,11 +171,12 @@ def interior_rest_points(model: ODEModel, n_starts: int = 20, seed: int = 0,
     return out
 
 
-def _polish_any(model: ODEModel, profile, source: str) -> RestPoint | None:
+def _polish_any(model: ODEModel, profile, source: str,
+                snaps: Sequence[float] = (1e-3, 1e-2, 3e-2)) -> RestPoint | None:
     """:func:`polish` with growing snap distances (CFR+ approaches 0 and 1 slowly); the
     first Nash rest point found, else the first rest point."""
     first = None
-    for snap in (1e-3, 1e-2, 3e-2):
+    for snap in snaps:
         p = polish(model, profile, snap=snap, source=source)
         if p is not None and p.nash:
             return p
@@ -191,10 +196,14 @@ def dedupe(points: Sequence[RestPoint], tol: float = 1e-6) -> list[RestPoint]:
 def find_rest_points(game: Game, model: ODEModel,
                      profiles: Sequence[Mapping[str, float]] | None = None,
                      n_starts: int = 6, seed: int = 0, interior_starts: int = 10,
-                     iterations: int = 3000) -> list[RestPoint]:
+                     iterations: int = 3000,
+                     averages: Sequence[NDArray[np.float64]] = ()) -> list[RestPoint]:
     """Nash rest points from ``profiles`` (if given) and from seeded CFR+ runs
-    (``n_starts``; 0 for none), plus interior rest points; distinct, polished."""
+    (``n_starts``; 0 for none), rest points near the time ``averages`` of runs (Nash or
+    not), plus interior rest points; distinct, polished."""
     found = [_polish_any(model, p, "given") for p in (profiles or [])]
+    found += [_polish_any(model, a, "time average", snaps=(1e-2, 3e-2, 6e-2))
+              for a in averages]
     if n_starts:
         found += [_polish_any(model, p, "cfr+") for p in
                   nash_profiles(game, model.values, n_starts, seed, iterations)]

@@ -29,7 +29,8 @@ def add_arguments(p) -> None:
     p.add_argument("--reduce", default="dominance", choices=("dominance", "none"),
                    help="hold the parameters that iterated dominance fixes (default)")
     p.add_argument("--equilibria", action="store_true", help="also find the equilibria "
-                   "(seeded CFR+ runs, polished), their eigenvalues and the closest payoffs")
+                   "(seeded CFR+ runs and the runs' time averages, polished), their "
+                   "eigenvalues and the closest payoffs")
     p.add_argument("--cfr-starts", type=int_arg("cfr-starts", 0, 1000), default=6,
                    help="CFR+ starts for --equilibria (default 6)")
     p.add_argument("--plot", default=None, help="write a PNG: running exponent, section")
@@ -52,7 +53,8 @@ def run(args) -> int:
     from tqdm.auto import tqdm
 
     from dynamics import ode_model
-    from dynamics.chaos.classify import auto_section, classify_run, profit_match
+    from dynamics.chaos.classify import (auto_section, classify_run, profit_match,
+                                         time_average)
     from dynamics.chaos.lyapunov import random_starts, run_chaos
 
     if args.plot:
@@ -85,7 +87,8 @@ def run(args) -> int:
     pts = []
     if args.equilibria:
         from dynamics.chaos.rest_points import find_rest_points
-        pts = find_rest_points(game, model, n_starts=args.cfr_starts, seed=args.seed)
+        pts = find_rest_points(game, model, n_starts=args.cfr_starts, seed=args.seed,
+                               averages=[time_average(r) for r in runs])
         out["equilibria"] = [p.to_json() for p in pts]
         out["any_stable"] = any(p.stable() for p in pts)
     for y, r, c in zip(starts, runs, classes):
@@ -94,6 +97,8 @@ def run(args) -> int:
         if pts:
             j, d = profit_match(r.profit_rates, pts)
             rec["closest_equilibrium"], rec["payoff_distance"] = j, d
+            j, d = profit_match(r.profit_rates, pts, nash_only=False)
+            rec["closest_rest_point"], rec["rest_point_payoff_distance"] = j, d
         out["runs"].append(rec)
     ex = np.array([r.exponent for r in runs])
     out["lyapunov"] = {"mean": float(ex.mean()), "std": float(ex.std()),
