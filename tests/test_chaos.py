@@ -192,3 +192,18 @@ def test_time_average_finds_the_equilibrium_the_run_earns():
     p = pts[j]
     assert p.nash and p.residual < 1e-12 and not p.stable()
     np.testing.assert_allclose(p.payoffs, [-0.04398, -0.00694, 0.05093], atol=1e-5)
+
+
+def test_given_profiles_per_pot_are_polished_and_kept():
+    # the exact families of the enumeration enter as profiles per pot (names of fixed
+    # parameters are ignored); the CFR+ limit at P = 8 stands in for one here
+    from dynamics.chaos.rest_points import nash_profiles, rest_points_along_pot
+
+    g = get_game(GAME)
+    prof = nash_profiles(g, {"P": 8.0}, n_starts=1, iterations=3000)[0]
+    (at8,) = rest_points_along_pot(g, [8.0], {8.0: [prof]}, n_starts=0, interior_starts=0)
+    assert at8.pot == 8.0 and not at8.any_stable
+    (p,) = at8.points
+    assert p.source == "given" and p.nash
+    # Billingham: centre eigenvalues (real part 0), none unstable
+    assert abs(p.max_real) < 1e-9 and p.kind().startswith("0 unstable")
