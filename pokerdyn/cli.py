@@ -24,6 +24,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sweep": ("dynamics.sweep", "run a parameter sweep from a TOML file (local processes or dask)"),
     "ode": ("dynamics.ode",
             "ODE dynamics of adaptive players: trajectories, equilibria, first integrals"),
+    "lyapunov": ("dynamics.lyapunov",
+                 "chaos diagnostics of the ODE: Lyapunov exponent, Poincare section, profits"),
     "simulate": ("dynamics.simulate",
                  "repeated play with estimator-based adaptive players (Billingham sec. 4.2)"),
     "estimators": ("dynamics.estimators",

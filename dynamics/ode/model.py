@@ -20,6 +20,12 @@ that vanishes there raises GameError.  ``"raw"``: ``s_x = 1`` (the plain gradien
 The right-hand side, its Jacobian and the payoffs are derived symbolically from the tree
 (``solvers.symbolic.payoffs``) and compiled once into numpy functions that accept a state of
 shape ``(n,)`` or a batch ``(n, m)``.
+
+Fixed parameters: ``fixed={name: value}`` substitutes parameters before the model is built,
+so it runs on the others only; ``fixed="dominance"`` takes the values that iterated
+elimination of dominated actions fixes (:func:`solvers.symbolic.dominance.iterated_dominance`,
+at the given pot), so a game such as ``kuhn3-full-simplified`` (36 parameters) runs on its
+nontrivial frequencies (13).
 """
 from __future__ import annotations
 
@@ -109,7 +115,8 @@ def _fmt(v: Any) -> str:
 
 
 def ode_rhs(game: Game, k: Any = 1, g: Any = None, f: Any = None,
-            normalisation: Any = "paper", values: Mapping[str, Any] | None = None
+            normalisation: Any = "paper", values: Mapping[str, Any] | None = None,
+            fixed: Mapping[str, Any] | str | None = None
             ) -> tuple[tuple[sp.Symbol, ...], tuple[sp.Expr, ...], dict[str, Any]]:
     """Symbolic right-hand side of the adaptive-play ODE of ``game``.
 
@@ -122,14 +129,20 @@ def ode_rhs(game: Game, k: Any = 1, g: Any = None, f: Any = None,
         free symbol; or a dict ``{name: ...}``.  Defaults ``g(x) = x(1-x)``, ``f(z) = z``.
     normalisation : ``"paper"``, ``"raw"`` or a dict ``{name: s_x}`` (see module docstring).
     values : game-parameter values substituted exactly (``{"P": 9}``); others stay symbolic.
+    fixed : ``{name: value}`` parameters held fixed (substituted), or ``"dominance"``.
 
     Returns
     -------
-    (symbols, rhs, info) with info = {"k", "scale", "g", "grad", "payoffs"} per parameter.
+    (symbols, rhs, info) with info = {"k", "scale", "g", "grad", "payoffs", "names",
+    "fixed"}; ``k``, ``scale``, ``g``, ``grad`` have one entry per free parameter.
     """
-    names = game.named_names
-    if not names:
+    if not game.named_names:
         raise GameError(f"game {game.name!r} has no named parameters to adapt")
+    exact = _exact_values(game, values)
+    fix = fixed_values(game, fixed, exact)
+    names = tuple(n for n in game.named_names if n not in fix)
+    if not names:
+        raise GameError(f"every parameter of game {game.name!r} is fixed: nothing adapts")
     syms = param_symbols(game)
     xs = tuple(syms[n] for n in names)
     for I in game.infosets:
@@ -137,16 +150,19 @@ def ode_rhs(game: Game, k: Any = 1, g: Any = None, f: Any = None,
             warnings.warn(f"information set {I.label} has {len(I.actions)} actions: each "
                           "named parameter adapts on its own, the simplex is not preserved",
                           stacklevel=2)
-    pays = symbolic_payoffs(game)
-    exact = _exact_values(game, values)
-    ks = _per_param(k, game, "k", default=sp.Integer(1))
+    at = {syms[n]: v for n, v in fix.items()}
+    pays = tuple(sp.expand(e.xreplace(at)) for e in symbolic_payoffs(game)) if at else \
+        symbolic_payoffs(game)
+    ks = _per_param(k, game, "k", default=sp.Integer(1), names=names)
     for n, kx in zip(names, ks):
         _check_rate(n, kx)
     # exact rationals keep sympy's algebra (solve, integrate) in an exact domain
     ks = [sp.nsimplify(kx, rational=True) if isinstance(kx, (float, np.floating)) else
           sp.sympify(kx) for kx in ks]
-    gs = [_as_function(gx, f"g for {n}") for n, gx in zip(names, _per_param(g, game, "g"))]
-    fs = [_as_function(fx, f"f for {n}") for n, fx in zip(names, _per_param(f, game, "f"))]
+    gs = [_as_function(gx, f"g for {n}") for n, gx in zip(names, _per_param(g, game, "g",
+                                                                            names=names))]
+    fs = [_as_function(fx, f"f for {n}") for n, fx in zip(names, _per_param(f, game, "f",
+                                                                            names=names))]
     rhs, scales, gexprs, grads = [], [], [], []
     for i, n in enumerate(names):
         grad = sp.expand(sp.diff(pays[game.owner(n)], xs[i]))
@@ -164,22 +180,25 @@ def ode_rhs(game: Game, k: Any = 1, g: Any = None, f: Any = None,
         grads.append(grad)
     pays_v = tuple(sp.expand(p.subs(exact)) if exact else p for p in pays)
     info = {"k": tuple(ks), "scale": tuple(scales), "g": tuple(gexprs), "grad": tuple(grads),
-            "payoffs": pays_v}
+            "payoffs": pays_v, "names": names, "fixed": fix}
     return xs, tuple(rhs), info
 
 
 def ode_model(game: Game, values: Mapping[str, Any] | None = None, k: Any = 1, g: Any = None,
-              f: Any = None, normalisation: Any = "paper") -> ODEModel:
+              f: Any = None, normalisation: Any = "paper",
+              fixed: Mapping[str, Any] | str | None = None) -> ODEModel:
     """Compiled adaptive-play ODE model of ``game`` at game-parameter ``values``
-    (``{"P": 9}``).  All game parameters and rates must be numeric.  See :func:`ode_rhs`."""
+    (``{"P": 9}``).  All game parameters and rates must be numeric.  See :func:`ode_rhs`;
+    ``meta["fixed"]`` holds the parameters held fixed."""
     vals = dict(game.defaults or {})
     vals.update(values or {})
     missing = [p.name for p in game.params if p.name not in vals]
     if missing:
         raise GameError(f"game {game.name!r} needs values for {', '.join(missing)} "
                         f"(e.g. --pot for P)")
-    xs, rhs, info = ode_rhs(game, k, g, f, normalisation, vals)
-    for n, kx in zip(game.named_names, info["k"]):
+    xs, rhs, info = ode_rhs(game, k, g, f, normalisation, vals, fixed)
+    names = info["names"]
+    for n, kx in zip(names, info["k"]):
         if not sp.sympify(kx).is_number:
             raise GameError(f"rate k for {n} must be a number, got {kx}")
     free = set().union(*(e.free_symbols for e in rhs)) - set(xs)
@@ -188,11 +207,12 @@ def ode_model(game: Game, values: Mapping[str, Any] | None = None, k: Any = 1, g
     J = sp.Matrix(rhs).jacobian(xs)
     exact = _exact_values(game, vals)
     return ODEModel(
-        game=game.name, names=game.named_names,
-        owners=tuple(game.owner(n) for n in game.named_names), symbols=xs, rhs=rhs,
+        game=game.name, names=names,
+        owners=tuple(game.owner(n) for n in names), symbols=xs, rhs=rhs,
         jacobian=J, payoffs=info["payoffs"], values={s.name: v for s, v in exact.items()},
         k=info["k"], scale=info["scale"], g=info["g"],
-        meta={"normalisation": normalisation if isinstance(normalisation, str) else "custom"},
+        meta={"normalisation": normalisation if isinstance(normalisation, str) else "custom",
+              "fixed": {n: int(v) if v in (0, 1) else str(v) for n, v in info["fixed"].items()}},
         _f=compile_exprs(xs, list(rhs)), _jac=compile_exprs(xs, list(J), (len(xs), len(xs))),
         _pay=compile_exprs(xs, list(info["payoffs"])),
         _dpay=compile_exprs(xs, list(sp.Matrix(info["payoffs"]).jacobian(xs)),
@@ -239,8 +259,35 @@ def _exact_values(game: Game, values: Mapping[str, Any] | None) -> dict[sp.Symbo
     return out
 
 
-def _per_param(spec: Any, game: Game, what: str, default: Any = None) -> list[Any]:
-    names = game.named_names
+def fixed_values(game: Game, fixed: Mapping[str, Any] | str | None,
+                 exact: Mapping[sp.Symbol, Any] | None = None) -> dict[str, sp.Expr]:
+    """The parameters to hold fixed, ``{name: exact value}``: ``fixed`` as given (names
+    checked, values in [0, 1]) or, for ``"dominance"``, those that iterated weak dominance
+    fixes at the pot in ``exact`` (over the whole P axis when P is not given)."""
+    if fixed is None:
+        return {}
+    if isinstance(fixed, str):
+        if fixed != "dominance":
+            raise GameError(f"fixed={fixed!r}; use 'dominance' or a dict {{name: value}}")
+        from solvers.symbolic.dominance import iterated_dominance
+
+        pot = next((v for s, v in (exact or {}).items() if s.name == "P"), None)
+        return {n: sp.Integer(v) for n, v in iterated_dominance(game, pot).fixed.items()}
+    out = {}
+    for name, v in fixed.items():
+        if name not in game.named_names:
+            raise GameError(f"fixed: unknown parameter {name!r}; parameters: "
+                            f"{', '.join(game.named_names)}")
+        x = sp.nsimplify(v, rational=True) if isinstance(v, float) else sp.sympify(v)
+        if not (x.is_number and 0 <= x <= 1):
+            raise GameError(f"fixed {name}={v} is outside the allowed range [0, 1]")
+        out[name] = x
+    return out
+
+
+def _per_param(spec: Any, game: Game, what: str, default: Any = None,
+               names: Sequence[str] | None = None) -> list[Any]:
+    names = game.named_names if names is None else tuple(names)
     if spec is None:
         return [default] * len(names)
     if isinstance(spec, Mapping):

@@ -18,8 +18,12 @@ def add_arguments(p) -> None:
     p.add_argument("--method", default="DOP853", help="solve_ivp method (default DOP853)")
     p.add_argument("--normalisation", default="paper", choices=("paper", "raw"),
                    help="gradient scale s_x (default: paper, Billingham (21)-(23))")
+    p.add_argument("--reduce", default="none", choices=("none", "dominance"),
+                   help="dominance: hold the parameters iterated dominance fixes (the model "
+                   "runs on the others; default none)")
     p.add_argument("--analyze", action="store_true", help="equilibria, eigenvalues, first "
-                   "integrals")
+                   "integrals (more than 6 parameters: equilibria found numerically, no "
+                   "first integrals)")
     p.add_argument("--plot", default=None, help="write a PNG of the trajectory here")
     p.add_argument("--json", action="store_true", help="print JSON")
 
@@ -32,7 +36,8 @@ def _model(args):
     if args.k is not None:
         ks = parse_list(args.k, "k", (1, game.n_players), low=0.0, low_open=True)
         k = ks[0] if len(ks) == 1 else ks
-    return ode_model(game, values, k=k, normalisation=args.normalisation)
+    return ode_model(game, values, k=k, normalisation=args.normalisation,
+                     fixed="dominance" if args.reduce == "dominance" else None), game
 
 
 def run(args) -> int:
@@ -42,9 +47,9 @@ def run(args) -> int:
     if args.plot:
         check_plot_file(args.plot)
     t_end = parse_float(args.t_end, "t-end", low=0.0, low_open=True)
-    model = _model(args)
+    model, game = _model(args)
     if args.analyze:
-        return _analyze(model, args)
+        return _analyze(model, args) if model.n <= 6 else _analyze_numeric(model, game, args)
     y0 = [0.5] * model.n if args.init is None else \
         parse_list(args.init, "init", (model.n,), low=0.0, high=1.0)
     import numpy as np
@@ -91,6 +96,20 @@ def _analyze(model, args) -> int:
     lines += [f"first integral on {f.plane}: H({', '.join(f.variables)}) = {f.H}"
               + ("  [closed orbits]" if f.hessian_definite else "") for f in fis]
     return _report(args, out, lines, lambda: _plot_portrait(model, eqs, args.plot))
+
+
+def _analyze_numeric(model, game, args) -> int:
+    from dynamics.chaos.rest_points import find_rest_points
+
+    pts = find_rest_points(game, model)
+    out = {"game": model.game, "model": model.label(), "free": list(model.names),
+           "fixed": model.meta.get("fixed", {}), "equilibria": [p.to_json() for p in pts],
+           "any_stable": any(p.stable() for p in pts)}
+    lines = [f"({', '.join(f'{k} = {v:.6g}' for k, v in p.point.items())}): "
+             f"{'Nash' if p.nash else 'not Nash'}, {p.kind()}, max Re eigenvalue "
+             f"{p.max_real:.4g}" for p in pts]
+    lines.append(f"asymptotically stable: {'yes' if out['any_stable'] else 'none'}")
+    return _report(args, out, lines, lambda: _plot_portrait(model, pts, args.plot))
 
 
 def _plot(model, tr, path) -> None:
