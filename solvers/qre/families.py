@@ -40,6 +40,7 @@ def fit_family(sol: Any, observed: Mapping[str, float], tol: float = 1e-5
     for c in sol.constraints:
         syms.update({s.name: s for s in getattr(c, "free_symbols", ())})
     free = [syms.get(n, sp.Symbol(n, real=True)) for n in sol.free]
+    free += sorted((q for q in syms.values() if q not in free), key=str)
     obs = np.array([observed[n] for n in names])
     if free:
         f = sp.lambdify(free, exprs, "numpy")
@@ -60,9 +61,10 @@ def fit_family(sol: Any, observed: Mapping[str, float], tol: float = 1e-5
 
 def family_point(cg: CompiledGame, sol: Any, free: Mapping[str, float]) -> NDArray[np.float64]:
     """The profile of family ``sol`` at the free-parameter values ``free``."""
-    at = {sp.Symbol(k, real=True): v for k, v in free.items()}
-    at.update({sp.Symbol(k): v for k, v in free.items()})
-    vals = {k: float(sp.sympify(e).xreplace(at)) for k, e in sol.strategy}
+    vals = {}
+    for k, e in sol.strategy:
+        e = sp.sympify(e)
+        vals[k] = float(e.xreplace({q: free[q.name] for q in e.free_symbols}))
     return strategy_from_params(cg, {k: min(1.0, max(0.0, v)) for k, v in vals.items()})
 
 

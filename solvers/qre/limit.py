@@ -59,14 +59,19 @@ def _neville_at_zero(mu: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArra
 
 
 def extrapolate(branch: Branch, points: int = 4) -> NDArray[np.float64]:
-    """Limit of the branch profiles at ``mu = 1/lam -> 0`` from its last ``points`` points,
-    actions below ``SUPPORT_CUT`` at the last point set to 0, rows renormalised."""
+    """Limit of the branch profiles at ``mu = 1/lam -> 0`` from its last ``points`` points.
+    An action leaves the support when its probability at the last point is below
+    ``SUPPORT_CUT`` or falls faster than ``lam^-1.5`` between the last two points (the
+    abandoned actions decay like ``exp(-c lam)``, a point of the support converges like
+    ``1/lam``); rows are renormalised."""
     lam = branch.lambdas
     k = min(points, int(np.sum(lam > 0)))
     idx = np.arange(len(lam) - k, len(lam))
     est = _neville_at_zero(1.0 / lam[idx], branch.profiles[idx])
-    last = branch.profiles[-1]
-    est = np.where(last < SUPPORT_CUT, 0.0, np.clip(est, 0.0, 1.0))
+    last, prev = branch.profiles[-1], branch.profiles[-2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        fast = last < prev * (lam[-2] / lam[-1]) ** 1.5
+    est = np.where((last < SUPPORT_CUT) | fast, 0.0, np.clip(est, 0.0, 1.0))
     s = est.sum(axis=1, keepdims=True)
     return np.where(s > 0, est / np.where(s > 0, s, 1.0), last)
 
@@ -100,6 +105,8 @@ def polish(cg: CompiledGame, sigma: NDArray[np.float64], iterations: int = 6
         flat = cur.ravel().copy()
         flat[cols] = np.clip(flat[cols] + step, 0.0, 1.0)
         cur = flat.reshape(cur.shape)
+        tot = cur.sum(axis=1, keepdims=True)
+        cur = np.where(tot > 0, cur / np.where(tot > 0, tot, 1.0), sigma)
         nc = nash_conv(cg, cur)
         if nc < best_nc:
             best, best_nc = cur.copy(), nc

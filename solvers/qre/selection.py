@@ -1,0 +1,167 @@
+"""Which equilibrium the principal QRE branch selects, along the pot axis.
+
+At every pot of a grid over ``(low, high]`` the branch is traced to its limit
+(solvers.qre.limit) and the limit is matched with the equilibrium families of the piece of
+the P axis holding that pot (solvers.symbolic.piecewise.equilibrium_pieces, where the game is
+enumerable).  Neighbouring grid pots that select different families bracket a jump, which is
+located by bisection to ``pot_tol``; a critical pot of the enumeration inside the bracket is
+reported exactly instead (the selection can only change there or where the branch itself
+changes course).  Where the selected family is a continuum, the free parameters selected at
+each grid pot are kept.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import sympy as sp
+from numpy.typing import NDArray
+
+from games import Game, GameError, compile_game
+from games.strategy import params_from_strategy
+from solvers.qre.branch import qre_branch
+from solvers.qre.limit import branch_limit
+
+
+@dataclass(frozen=True)
+class PotPoint:
+    """The branch limit at one pot: named parameters, NashConv, the matched family's
+    display expressions (``None``: no family matched) and its free-parameter values."""
+
+    pot: float
+    params: dict[str, float]
+    nash_conv: float
+    family: tuple[tuple[str, Any], ...] | None
+    free: dict[str, float] | None
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Pots ``[low, high]`` over which the same family is selected; ``strategy`` the
+    family's expressions in P (and its free parameters, if any); ``points`` the grid pots
+    inside with what was selected there."""
+
+    low: Any
+    high: Any
+    strategy: tuple[tuple[str, Any], ...] | None
+    free: tuple[str, ...]
+    points: tuple[PotPoint, ...] = field(default=())
+
+
+def _pieces(game: Game) -> list:
+    from solvers.symbolic.enumeration import MAX_PARAMETERS
+    from solvers.symbolic.piecewise import equilibrium_pieces
+    if len(game.named) == 0 or len(game.named) > MAX_PARAMETERS:
+        return []
+    return equilibrium_pieces(game)
+
+
+def _families_at(pieces: list, pot: float) -> list:
+    """The display families of the piece holding ``pot``, with P substituted."""
+    for pc in pieces:
+        if pc.p_set.contains(sp.Float(pot, 30)) is sp.true:
+            out = []
+            for s in pc.solutions:
+                sub = {q: pot for _, e in s.strategy for q in sp.sympify(e).free_symbols
+                       if q.name == "P"}
+                sub.update({q: pot for c in s.constraints
+                            for q in getattr(c, "free_symbols", ()) if q.name == "P"})
+                out.append(SimpleNamespace(
+                    strategy=tuple((k, sp.sympify(e).xreplace(sub)) for k, e in s.strategy),
+                    free=s.free, constraints=tuple(c.xreplace(sub) for c in s.constraints),
+                    display=s.strategy))
+            return out
+    return []
+
+
+def limit_at_pot(game: Game, pot: float, pieces: list | None = None,
+                 tol: float = 1e-6) -> PotPoint:
+    """The principal branch's limit at pot ``pot`` and the family it selects."""
+    cg = compile_game(game, {"P": pot})
+    fams = _families_at(_pieces(game) if pieces is None else pieces, pot)
+    lim = branch_limit(cg, qre_branch(cg, tol=tol), fams)
+    fam = fams[lim.family].display if lim.family is not None else None
+    return PotPoint(pot, params_from_strategy(cg, lim.strategy), lim.nash_conv, fam, lim.free)
+
+
+def _key(pt: PotPoint) -> tuple:
+    return tuple((k, str(v)) for k, v in pt.family) if pt.family is not None else ("none",)
+
+
+def _critical(pieces: list) -> list:
+    out = set()
+    for pc in pieces:
+        s = pc.p_set
+        if isinstance(s, sp.FiniteSet):
+            out.update(s)
+        elif isinstance(s, sp.Interval):
+            out.update(x for x in (s.start, s.end) if x.is_finite)
+    return sorted(out, key=float)
+
+
+def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: float = 1e-6,
+                  progress: Callable[[int], None] | None = None) -> list[Segment]:
+    """The families selected by the limit of the principal QRE branch for pots in
+    ``(low, high]`` (``grid`` equally spaced pots, jumps bisected to ``pot_tol``)."""
+    if "P" not in game.param_names:
+        raise GameError(f"game {game.name!r} has no pot parameter P")
+    if not (np.isfinite(low) and np.isfinite(high) and 0 <= low < high):
+        raise GameError(f"pot range {low}:{high} is empty or reversed; allowed: 0 <= A < B")
+    pieces = _pieces(game)
+    # cell midpoints (a critical pot such as P = 5 is then never a grid pot) and ``high``
+    pots = np.append(low + (high - low) * (np.arange(grid) + 0.5) / grid, high)
+    pts = []
+    for k, p in enumerate(pots):
+        pts.append(limit_at_pot(game, float(p), pieces))
+        if progress is not None:
+            progress(k + 1)
+    crit = _critical(pieces)
+    segs: list[Segment] = []
+    start: Any = sp.nsimplify(low)
+    group = [pts[0]]
+    for a, b in zip(pts, pts[1:]):
+        if _key(a) == _key(b):
+            group.append(b)
+            continue
+        jump = _locate(game, pieces, a, b, crit, pot_tol)
+        segs.append(Segment(start, jump, group[0].family, _free(group[0]), tuple(group)))
+        start, group = jump, [b]
+    segs.append(Segment(start, sp.nsimplify(high), group[0].family, _free(group[0]),
+                        tuple(group)))
+    return segs
+
+
+def _free(pt: PotPoint) -> tuple[str, ...]:
+    return tuple(pt.free or ())
+
+
+def _locate(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
+            tol: float) -> Any:
+    """The pot between ``a.pot`` and ``b.pot`` where the selection changes: a critical
+    pot of the enumeration if one lies between and the selections on its two sides are
+    ``a``'s and ``b``'s, else bisection to ``tol`` (returned as a float)."""
+    inside = [c for c in crit if a.pot < float(c) < b.pot]
+    for c in inside:
+        eps = min(tol, (b.pot - a.pot) / 4)
+        left = limit_at_pot(game, float(c) - eps, pieces)
+        right = limit_at_pot(game, float(c) + eps, pieces)
+        if _key(left) == _key(a) and _key(right) == _key(b):
+            return c
+    lo, hi = a, b
+    while hi.pot - lo.pot > tol:
+        mid = limit_at_pot(game, 0.5 * (lo.pot + hi.pot), pieces)
+        if _key(mid) == _key(lo):
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo.pot + hi.pot)
+
+
+def selected_frequencies(segments: Sequence[Segment]) -> tuple[NDArray[np.float64], dict]:
+    """``(pots, {parameter: values})`` of the grid points of a selection map (figures)."""
+    pts = [p for s in segments for p in s.points]
+    names = list(pts[0].params) if pts else []
+    return (np.array([p.pot for p in pts]),
+            {n: np.array([p.params[n] for p in pts]) for n in names})
