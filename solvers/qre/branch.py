@@ -24,6 +24,8 @@ from solvers.evaluation import expected_payoffs, nash_conv
 from solvers.qre.core import BranchSystem, check_lambda
 
 _NEWTON_TOL = 1e-13
+_COS_MAX = 0.9995   # largest turn of the tangent per step (about 1.8 degrees): near-bifurcations
+# of the logit branches (skp near P = 7.75) make larger turns jump to another branch
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
         if res is not None:
             y_new, iters, J = res
             t_new = _tangent(J, t)
-            if t_new @ t < 0.95 and h > 1e-8:   # turned more than ~18 degrees: shorten
+            if t_new @ t < _COS_MAX and h > 1e-8:   # turned too much: shorten
                 res = None
         if res is None:
             h *= 0.5

@@ -125,9 +125,12 @@ def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: 
         if _key(a) == _key(b):
             group.append(b)
             continue
-        jump = _locate(game, pieces, a, b, crit, pot_tol)
-        segs.append(Segment(start, jump, group[0].family, _free(group[0]), tuple(group)))
-        start, group = jump, [b]
+        for jump, after in _jumps(game, pieces, a, b, crit, pot_tol):
+            segs.append(Segment(start, jump, group[0].family, _free(group[0]), tuple(group)))
+            start, group = jump, [after]
+        if group[-1] is not b:
+            group = [b] if _key(group[-1]) == _key(b) and group[-1].pot < a.pot + pot_tol \
+                else [g for g in group if g.pot > a.pot] + [b]
     segs.append(Segment(start, sp.nsimplify(high), group[0].family, _free(group[0]),
                         tuple(group)))
     return segs
@@ -137,26 +140,29 @@ def _free(pt: PotPoint) -> tuple[str, ...]:
     return tuple(pt.free or ())
 
 
-def _locate(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
-            tol: float) -> Any:
-    """The pot between ``a.pot`` and ``b.pot`` where the selection changes: a critical
-    pot of the enumeration if one lies between and the selections on its two sides are
-    ``a``'s and ``b``'s, else bisection to ``tol`` (returned as a float)."""
-    inside = [c for c in crit if a.pot < float(c) < b.pot]
-    for c in inside:
+def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
+           tol: float) -> list[tuple[Any, PotPoint]]:
+    """The pots between ``a.pot`` and ``b.pot`` where the selection changes, each with the
+    limit just after it: a critical pot of the enumeration where the selections on its two
+    sides are ``a``'s and ``b``'s, else bisection to ``tol`` (a float), recursing where a
+    midpoint selects a third family."""
+    for c in (c for c in crit if a.pot < float(c) < b.pot):
         eps = min(tol, (b.pot - a.pot) / 4)
         left = limit_at_pot(game, float(c) - eps, pieces)
         right = limit_at_pot(game, float(c) + eps, pieces)
         if _key(left) == _key(a) and _key(right) == _key(b):
-            return c
+            return [(c, right)]
     lo, hi = a, b
     while hi.pot - lo.pot > tol:
         mid = limit_at_pot(game, 0.5 * (lo.pot + hi.pot), pieces)
         if _key(mid) == _key(lo):
             lo = mid
-        else:
+        elif _key(mid) == _key(hi):
             hi = mid
-    return 0.5 * (lo.pot + hi.pot)
+        else:
+            return _jumps(game, pieces, lo, mid, crit, tol) + \
+                _jumps(game, pieces, mid, hi, crit, tol)
+    return [(0.5 * (lo.pot + hi.pot), hi)]
 
 
 def selected_frequencies(segments: Sequence[Segment]) -> tuple[NDArray[np.float64], dict]:
