@@ -171,3 +171,35 @@ def value_jacobian(kind, player, parent, edge, infoset, chance_prob, terminal_in
                         D[J * amax + a, col] += w[g] * (V[child[g, a], qg] - v[J, a])
             k = h
     return D, v, reached
+
+
+@njit(cache=True)
+def assemble(D, vflat, x, lam, idx, ref_pos, is_ref, set_pos, n_inf):
+    """The branch system ``H`` and its Jacobian ``(n, n + 1)`` (solvers.qre.core.
+    BranchSystem) from the value Jacobian ``D`` and values over the legal actions ``idx``."""
+    n = idx.shape[0]
+    sums = np.zeros(n_inf)
+    ex = np.exp(x)
+    for k in range(n):
+        sums[set_pos[k]] += ex[k]
+    h = np.empty(n)
+    J = np.zeros((n, n + 1))
+    for k in range(n):
+        r = ref_pos[k]
+        if is_ref[k]:
+            h[k] = sums[set_pos[k]] - 1.0
+            continue
+        h[k] = x[k] - x[r] - lam * (vflat[idx[k]] - vflat[idx[r]])
+        rk, rr = idx[k], idx[r]
+        for j in range(n):
+            J[k, j] = -lam * (D[rk, idx[j]] - D[rr, idx[j]])
+        J[k, k] += 1.0
+        J[k, r] -= 1.0
+        J[k, n] = -(vflat[rk] - vflat[rr])
+    for k in range(n):
+        if is_ref[k]:
+            s = set_pos[k]
+            for j in range(n):
+                if set_pos[j] == s:
+                    J[k, j] = ex[j]
+    return h, J

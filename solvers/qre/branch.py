@@ -107,15 +107,20 @@ def _correct(sys_: BranchSystem, y: NDArray[np.float64], t: NDArray[np.float64],
     when it does not converge."""
     y = y.copy()
     prev = np.inf
+    best = None
     for it in range(max_iter + 1):
         h, J = sys_.jacobian(y)
         r = float(np.max(np.abs(h) / _accuracy(sys_, y)))
         s = np.where(sys_.is_ref, 1.0, 1.0 / (1.0 + abs(float(y[-1]))))
+        if best is not None:                  # after the polishing step: the better of two
+            return (y, best[1], J * s[:, None]) if np.isfinite(r) and r <= best[3] else best[:3]
         if not np.isfinite(r):
             return None
         if it > 0 and (r < 1.0 or (it > 1 and r < 30.0 and r > 0.5 * prev)):
-            return y, it, J * s[:, None]      # converged, or stalled at the rounding floor
-        if it > 1 and r > 0.5 * prev:         # not contracting: the predictor was too far
+            if r <= 1e-3:
+                return y, it, J * s[:, None]  # converged far below the rounding bound
+            best = (y, it, J * s[:, None], r)  # one more step: quadratic convergence takes
+        elif it > 1 and r > 0.5 * prev:        # it far below the bound (or to the floor)
             return None
         prev = r
         y = y + _solve(np.vstack([J * s[:, None], t]), np.append(-h * s, 0.0))

@@ -136,15 +136,5 @@ class BranchSystem:
         d/d lam)."""
         x, lam = y[:-1], y[-1]
         D, v, _ = QK.value_jacobian(*_arrays(self.cg), self.logsig(x))
-        v = v.ravel()[self.idx]
-        Dx = D[np.ix_(self.idx, self.idx)]
-        J = np.empty((self.n, self.n + 1))
-        J[:, :-1] = -lam * (Dx - Dx[self.ref_pos])
-        J[np.arange(self.n), np.arange(self.n)] += 1.0
-        J[np.arange(self.n), self.ref_pos] -= 1.0
-        J[:, -1] = -(v - v[self.ref_pos])
-        ref_rows = np.flatnonzero(self.is_ref)
-        J[ref_rows] = 0.0
-        same = self.set_pos[None, :] == self.set_pos[ref_rows][:, None]
-        J[ref_rows, :-1] = np.where(same, np.exp(x)[None, :], 0.0)
-        return self._h(x, lam, v), J
+        return QK.assemble(D, v.ravel(), np.ascontiguousarray(x), float(lam), self.idx,
+                           self.ref_pos, self.is_ref, self.set_pos, self.cg.n_infosets)
