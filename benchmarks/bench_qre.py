@@ -17,7 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # threads only contend on small systems
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -88,14 +92,16 @@ def main() -> None:
             dt = time.perf_counter() - t
             out[f"map_{name}"] = {"seconds": dt, "segments": [
                 {"pots": [str(s.low), str(s.high)],
-                 "strategy": {k: str(v) for k, v in s.strategy} if s.strategy else None}
+                 "strategy": ({k: str(v) for k, v in s.exact_strategy().items()}
+                              if s.exact_strategy() is not None else
+                              {k: str(v) for k, v in s.strategy} if s.strategy else None)}
                 for s in segs]}
             print(f"selection map {name} over (0, 12]: {dt:.1f} s, {len(segs)} segments",
                   flush=True)
     if not args.skip_leduc:
         cg = compile_game(get_game("leduc"))
         t = time.perf_counter()
-        br = qre_branch(cg, tol=1e-6, max_lambda=1e5)
+        br = qre_branch(cg, tol=1e-6)
         dt = time.perf_counter() - t
         out["leduc"] = {"seconds": dt, "points": len(br), "nash_conv": float(br.nash_conv[-1]),
                         "lambda": float(br.lambdas[-1])}

@@ -158,17 +158,19 @@ def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: 
                 else [g for g in group if g.pot > a.pot] + [b]
     segs.append(Segment(start, sp.nsimplify(high), group[0].family, _free(group[0]),
                         tuple(group)))
-    return [_with_selected(s) for s in _tidy(segs, crit)]
+    return [_with_selected(s) for s in _tidy(segs, crit, pot_tol)]
 
 
 SNAP = 1e-4
 
 
-def _tidy(segs: list[Segment], crit: Sequence) -> list[Segment]:
+def _tidy(segs: list[Segment], crit: Sequence, pot_tol: float) -> list[Segment]:
     """Boundaries within ``SNAP`` of a critical pot of the enumeration move onto it (the
     branch converges slowly next to a critical pot, where the equilibria are degenerate, so
-    bisection there stops short of it), and the segments this leaves empty, or that are
-    narrower than ``SNAP`` with no family matched, are dropped."""
+    bisection there stops short of it), and the segments this leaves empty, narrower than
+    ``SNAP`` with no family matched, or narrower than ``4 pot_tol`` (a window at the
+    resolution of the bisection: the branch jumping to a third family right at the jump)
+    are dropped."""
     def snap(x):
         if isinstance(x, float):
             near = [c for c in crit if abs(float(c) - x) < SNAP]
@@ -177,7 +179,9 @@ def _tidy(segs: list[Segment], crit: Sequence) -> list[Segment]:
     out: list[Segment] = []
     for s in segs:
         lo, hi = snap(s.low), snap(s.high)
-        if float(hi) - float(lo) <= 0 or (s.strategy is None and float(hi) - float(lo) < SNAP):
+        width = float(hi) - float(lo)
+        if width <= 0 or (s.strategy is None and width < SNAP) or \
+                (width < 4 * pot_tol and s is not segs[0] and s is not segs[-1]):
             continue
         if out and float(out[-1].high) != float(lo):
             lo = out[-1].high
@@ -231,8 +235,12 @@ def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
             # component near the bifurcation that causes the jump: retrace with steps 50x
             # and 250x finer in the probabilities before believing it (skp near P = 7.7523:
             # the window of the mixed eq. (14) shrinks from 1e-3 to nothing as they shrink)
+            fine = mid
             for ds in (1e-3, 2e-4):
-                fine = limit_at_pot(game, mid.pot, pieces, dsigma=ds)
+                try:
+                    fine = limit_at_pot(game, mid.pot, pieces, dsigma=ds)
+                except GameError:           # too many steps at this resolution: keep mid
+                    break
                 if _key(fine) in (_key(lo), _key(hi)):
                     break
             if _key(fine) == _key(lo):
