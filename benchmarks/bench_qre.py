@@ -108,6 +108,9 @@ def main() -> None:
         print(f"leduc branch: {dt:.1f} s, NashConv {br.nash_conv[-1]:.2e} at lambda "
               f"{br.lambdas[-1]:.3g}", flush=True)
     res = Path(__file__).resolve().parent / "results" / "qre.json"
+    if res.exists():   # parts skipped in this run keep their previous results
+        old = json.loads(res.read_text())
+        out = {**{k: v for k, v in old.items() if k not in out}, **out}
     res.write_text(json.dumps(out, indent=2, default=float))
     print(f"wrote {res}")
 

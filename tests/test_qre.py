@@ -158,3 +158,24 @@ def test_cli_json_keys():
     r = _cli("qre", "kuhn", "--lambda", "1,10", "--json")
     out = json.loads(r.stdout)
     assert [p["lambda"] for p in out["profiles"]] == [1.0, 10.0]
+
+
+def test_logit_field_jacobian_matches_central_differences():
+    from solvers.qre import logit_field_jacobian, logit_response
+    cg = compile_game(get_game("skp"), {"P": 9})
+    rng = np.random.default_rng(3)
+    sig = np.where(cg.legal, rng.random(cg.legal.shape) + 0.2, 0.0)
+    sig /= sig.sum(axis=1, keepdims=True)
+    lam, idx = 2.0, np.flatnonzero(cg.legal.ravel())
+    J = logit_field_jacobian(cg, sig, lam)
+
+    def field(flat):
+        s = np.zeros(cg.legal.size)
+        s[idx] = flat
+        s = s.reshape(cg.legal.shape)
+        return (logit_response(cg, s, lam) - s).ravel()[idx]
+    x0 = sig.ravel()[idx]
+    for k in range(idx.size):
+        e = np.zeros_like(x0)
+        e[k] = 1e-6
+        assert np.allclose((field(x0 + e) - field(x0 - e)) / 2e-6, J[:, k], atol=1e-6)

@@ -138,3 +138,24 @@ class BranchSystem:
         D, v, _ = QK.value_jacobian(*_arrays(self.cg), self.logsig(x))
         return QK.assemble(D, v.ravel(), np.ascontiguousarray(x), float(lam), self.idx,
                            self.ref_pos, self.is_ref, self.set_pos, self.cg.n_infosets)
+
+
+def logit_field_jacobian(cg: CompiledGame, sigma: NDArray[np.float64], lam: float
+                         ) -> NDArray[np.float64]:
+    """Jacobian of the logit dynamics' field ``F(sigma) = logit_response(sigma, lam) - sigma``
+    over the legal actions (row-major order of ``cg.legal``): at each set,
+    ``d r_I / d sigma = lam (diag(r_I) - r_I r_I^T) d v_I / d sigma`` minus the identity.
+    Its eigenvalues at a QRE tell whether the logit dynamics settle there; the directions
+    that leave a simplex add eigenvalues -1."""
+    v, D = value_jacobian(cg, sigma)
+    r = softmax_rows(cg, lam * v)
+    idx = np.flatnonzero(cg.legal.ravel())
+    A = cg.max_actions
+    Dl = D[np.ix_(idx, idx)]
+    out = -np.eye(idx.size)
+    rows = idx // A
+    for I in np.unique(rows):
+        k = np.flatnonzero(rows == I)
+        rI = r.ravel()[idx[k]]
+        out[k] += lam * (np.diag(rI) - np.outer(rI, rI)) @ Dl[k]
+    return out
