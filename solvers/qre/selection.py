@@ -236,7 +236,9 @@ def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
             # and 250x finer in the probabilities before believing it (skp near P = 7.7523:
             # the window of the mixed eq. (14) shrinks from 1e-3 to nothing as they shrink)
             fine = mid
-            for ds in (1e-3, 2e-4):
+            # (only between matched families: support keys of games too large to enumerate
+            # also change where an action's limit is near 0, which finer steps do not fix)
+            for ds in ((1e-3, 2e-4) if mid.family is not None else ()):
                 try:
                     fine = limit_at_pot(game, mid.pot, pieces, dsigma=ds)
                 except GameError:           # too many steps at this resolution: keep mid
