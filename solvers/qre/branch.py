@@ -110,7 +110,8 @@ def _correct(sys_: BranchSystem, y: NDArray[np.float64], t: NDArray[np.float64],
     best = None
     for it in range(max_iter + 1):
         h, J = sys_.jacobian(y)
-        r = float(np.max(np.abs(h) / _accuracy(sys_, y)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            r = float(np.max(np.abs(h) / _accuracy(sys_, y)))
         s = np.where(sys_.is_ref, 1.0, 1.0 / (1.0 + abs(float(y[-1]))))
         if best is not None:                  # after the polishing step: the better of two
             return (y, best[1], J * s[:, None]) if np.isfinite(r) and r <= best[3] else best[:3]

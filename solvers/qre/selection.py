@@ -102,7 +102,11 @@ def limit_at_pot(game: Game, pot: float, pieces: list | None = None,
     the branch's largest change of a probability per step)."""
     cg = compile_game(game, {"P": pot})
     fams = _families_at(_pieces(game) if pieces is None else pieces, pot)
-    lim = branch_limit(cg, qre_branch(cg, tol=tol, dsigma=dsigma), fams)
+    try:
+        br = qre_branch(cg, tol=tol, dsigma=dsigma)
+    except GameError:       # a stalled walk (kuhn3 at some pots): once more, finer steps
+        br = qre_branch(cg, tol=tol, dsigma=dsigma / 10)
+    lim = branch_limit(cg, br, fams)
     fam = fams[lim.family].display if lim.family is not None else None
     supp = tuple(bool(b) for b in (lim.strategy[cg.legal] > 0))
     return PotPoint(pot, params_from_strategy(cg, lim.strategy), lim.nash_conv, fam, lim.free,
