@@ -37,6 +37,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "icm": ("tournament.icm", "ICM tournament equity of a stack vector (Malmuth-Harville)"),
     "pushfold": ("tournament.pushfold",
                  "jam/fold equilibria: push and call ranges, heads-up thresholds chart"),
+    "qre": ("qre.qre", "agent logit QRE: the principal branch, its limit, the selection "
+                       "along the pot axis"),
     "reproduce": ("reproduce", "regenerate the figures of the reference papers and a report"),
 }
 

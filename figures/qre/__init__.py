@@ -1,0 +1,1 @@
+"""Figures of the agent logit QRE (solvers.qre)."""

@@ -1,0 +1,49 @@
+"""Which equilibrium the limit of the principal logit QRE branch selects along the pot axis:
+the selected frequencies of SKP and of the one-third street game against P in (0, 12], with
+the pots where the selection jumps (solvers.qre.selection).  ``quick``: SKP only, on a
+coarse grid, without the family matching (no enumeration)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from games import get_game
+from solvers.qre.selection import limit_at_pot, selected_frequencies, selection_map
+
+from figures.base import FigureResult, finish, new_figure
+
+
+def _quick(name: str, grid: int):
+    game = get_game(name)
+    pots = 12.0 * (np.arange(grid) + 0.5) / grid
+    pts = [limit_at_pot(game, float(p), pieces=[]) for p in pots]
+    names = list(pts[0].params)
+    return pots, {n: np.array([p.params[n] for p in pts]) for n in names}, []
+
+
+def _full(name: str, grid: int):
+    segs = selection_map(get_game(name), 0.0, 12.0, grid=grid)
+    pots, freqs = selected_frequencies(segs)
+    return pots, freqs, [float(s.high) for s in segs[:-1]]
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    games = ["skp"] if quick else ["skp", "kuhn3-third"]
+    fig, axes = new_figure(1, len(games), size=(6.0 * len(games), 4.2), squeeze=False)
+    numbers = {}
+    for ax, name in zip(axes[0], games):
+        pots, freqs, jumps = _quick(name, 16) if quick else _full(name, 48)
+        order = np.argsort(pots)
+        for k, vals in freqs.items():
+            ax.plot(pots[order], vals[order], ".-", ms=3, lw=1, label=k)
+        for j in jumps:
+            ax.axvline(j, color="0.6", ls=":", lw=0.8)
+        ax.set_xlabel("pot P")
+        ax.set_ylabel("selected frequency (limit of the logit QRE branch)")
+        ax.set_title(name)
+        ax.set_xlim(0, 12)
+        ax.legend(fontsize=7, ncol=2)
+        numbers[f"{name}_jumps"] = jumps
+    return finish(fig, out_dir, "qre_selection",
+                  "frequencies selected by the logit QRE branch limit against P", numbers)

@@ -1,0 +1,1 @@
+"""Subcommands of quantal response: the logit QRE branch, its limit and the selection map."""

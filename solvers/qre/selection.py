@@ -1,0 +1,301 @@
+"""Which equilibrium the principal QRE branch selects, along the pot axis.
+
+At every pot of a grid over ``(low, high]`` the branch is traced to its limit
+(solvers.qre.limit) and the limit is matched with the equilibrium families of the piece of
+the P axis holding that pot (solvers.symbolic.piecewise.equilibrium_pieces, where the game is
+enumerable).  Neighbouring grid pots that select different families bracket a jump, which is
+located by bisection to ``pot_tol``; a critical pot of the enumeration inside the bracket is
+reported exactly instead (the selection can only change there or where the branch itself
+changes course).  Where the selected family is a continuum, the free parameters selected at
+each grid pot are kept.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Callable, Sequence
+
+import numpy as np
+import sympy as sp
+from numpy.typing import NDArray
+
+from games import Game, GameError, compile_game
+from games.strategy import params_from_strategy
+from solvers.qre.branch import qre_branch
+from solvers.qre.limit import branch_limit
+
+
+@dataclass(frozen=True)
+class PotPoint:
+    """The branch limit at one pot: named parameters, NashConv, the matched family's
+    display expressions (``None``: no family matched, e.g. a game too large to enumerate),
+    its free-parameter values, and the limit's support (legal actions of positive
+    probability, row-major: what tells selections apart where no family is known)."""
+
+    pot: float
+    params: dict[str, float]
+    nash_conv: float
+    family: tuple[tuple[str, Any], ...] | None
+    free: dict[str, float] | None
+    support: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True)
+class Segment:
+    """Pots ``[low, high]`` over which the same family is selected; ``strategy`` the
+    family's expressions in P (and its free parameters, if any); ``points`` the grid pots
+    inside with what was selected there; ``selected``: for a continuum, each free
+    parameter's selected value as an expression in P where :func:`fit_rational` finds one
+    through the grid points."""
+
+    low: Any
+    high: Any
+    strategy: tuple[tuple[str, Any], ...] | None
+    free: tuple[str, ...]
+    points: tuple[PotPoint, ...] = field(default=())
+    selected: tuple[tuple[str, Any], ...] = ()
+
+    def exact_strategy(self) -> dict[str, Any] | None:
+        """The selected strategy as expressions in P: the family's, with the free
+        parameters replaced by their selected expressions; None where not exact."""
+        if self.strategy is None or len(self.selected) < len(self.free):
+            return None
+        sub = dict(self.selected)
+        out = {}
+        for k, e in self.strategy:
+            e = sp.sympify(e)
+            e = e.xreplace({q: sub[q.name] for q in e.free_symbols if q.name in sub})
+            out[k] = sp.factor(sp.simplify(e.xreplace(
+                {q: sp.Symbol("P", positive=True) for q in e.free_symbols if q.name == "P"})))
+        return out
+
+
+def _pieces(game: Game) -> list:
+    from solvers.symbolic.enumeration import MAX_PARAMETERS
+    from solvers.symbolic.piecewise import equilibrium_pieces
+    if len(game.named) == 0 or len(game.named) > MAX_PARAMETERS:
+        return []
+    return equilibrium_pieces(game)
+
+
+def _families_at(pieces: list, pot: float) -> list:
+    """The display families of the piece holding ``pot``, with P substituted."""
+    for pc in pieces:
+        if pc.p_set.contains(sp.Float(pot, 30)) is sp.true:
+            out = []
+            for s in pc.solutions:
+                sub = {q: pot for _, e in s.strategy for q in sp.sympify(e).free_symbols
+                       if q.name == "P"}
+                sub.update({q: pot for c in s.constraints
+                            for q in getattr(c, "free_symbols", ()) if q.name == "P"})
+                out.append(SimpleNamespace(
+                    strategy=tuple((k, sp.sympify(e).xreplace(sub)) for k, e in s.strategy),
+                    free=s.free, constraints=tuple(c.xreplace(sub) for c in s.constraints),
+                    display=s.strategy))
+            return out
+    return []
+
+
+def limit_at_pot(game: Game, pot: float, pieces: list | None = None,
+                 tol: float = 1e-6, dsigma: float = 0.05) -> PotPoint:
+    """The principal branch's limit at pot ``pot`` and the family it selects (``dsigma``:
+    the branch's largest change of a probability per step)."""
+    cg = compile_game(game, {"P": pot})
+    fams = _families_at(_pieces(game) if pieces is None else pieces, pot)
+    try:
+        br = qre_branch(cg, tol=tol, dsigma=dsigma)
+    except GameError:       # a stalled walk (kuhn3 at some pots): once more, finer steps
+        br = qre_branch(cg, tol=tol, dsigma=dsigma / 10)
+    lim = branch_limit(cg, br, fams)
+    fam = fams[lim.family].display if lim.family is not None else None
+    supp = tuple(bool(b) for b in (lim.strategy[cg.legal] > 0))
+    return PotPoint(pot, params_from_strategy(cg, lim.strategy), lim.nash_conv, fam, lim.free,
+                    supp)
+
+
+def _key(pt: PotPoint) -> tuple:
+    if pt.family is not None:
+        return tuple((k, str(v)) for k, v in pt.family)
+    return ("support",) + pt.support
+
+
+def _critical(pieces: list) -> list:
+    out = set()
+    for pc in pieces:
+        s = pc.p_set
+        if isinstance(s, sp.FiniteSet):
+            out.update(s)
+        elif isinstance(s, sp.Interval):
+            out.update(x for x in (s.start, s.end) if x.is_finite)
+    return sorted(out, key=float)
+
+
+def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: float = 1e-6,
+                  progress: Callable[[int], None] | None = None) -> list[Segment]:
+    """The families selected by the limit of the principal QRE branch for pots in
+    ``(low, high]`` (``grid`` equally spaced pots, jumps bisected to ``pot_tol``)."""
+    if "P" not in game.param_names:
+        raise GameError(f"game {game.name!r} has no pot parameter P")
+    if not (np.isfinite(low) and np.isfinite(high) and 0 <= low < high):
+        raise GameError(f"pot range {low}:{high} is empty or reversed; allowed: 0 <= A < B")
+    pieces = _pieces(game)
+    # cell midpoints (a critical pot such as P = 5 is then never a grid pot) and ``high``
+    pots = np.append(low + (high - low) * (np.arange(grid) + 0.5) / grid, high)
+    pts = []
+    for k, p in enumerate(pots):
+        pts.append(limit_at_pot(game, float(p), pieces))
+        if progress is not None:
+            progress(k + 1)
+    crit = _critical(pieces)
+    segs: list[Segment] = []
+    start: Any = sp.nsimplify(low)
+    group = [pts[0]]
+    for a, b in zip(pts, pts[1:]):
+        if _key(a) == _key(b):
+            group.append(b)
+            continue
+        for jump, after in _jumps(game, pieces, a, b, crit, pot_tol):
+            segs.append(Segment(start, jump, group[0].family, _free(group[0]), tuple(group)))
+            start, group = jump, [after]
+        if group[-1] is not b:
+            group = [b] if _key(group[-1]) == _key(b) and group[-1].pot < a.pot + pot_tol \
+                else [g for g in group if g.pot > a.pot] + [b]
+    segs.append(Segment(start, sp.nsimplify(high), group[0].family, _free(group[0]),
+                        tuple(group)))
+    return [_with_selected(s) for s in _tidy(segs, crit, pot_tol)]
+
+
+SNAP = 1e-4
+
+
+def _tidy(segs: list[Segment], crit: Sequence, pot_tol: float) -> list[Segment]:
+    """Boundaries within ``SNAP`` of a critical pot of the enumeration move onto it (the
+    branch converges slowly next to a critical pot, where the equilibria are degenerate, so
+    bisection there stops short of it), and the segments this leaves empty, narrower than
+    ``SNAP`` with no family matched, or narrower than ``4 pot_tol`` (a window at the
+    resolution of the bisection: the branch jumping to a third family right at the jump)
+    are dropped."""
+    def snap(x):
+        if isinstance(x, float):
+            near = [c for c in crit if abs(float(c) - x) < SNAP]
+            return near[0] if near else x
+        return x
+    out: list[Segment] = []
+    for s in segs:
+        lo, hi = snap(s.low), snap(s.high)
+        width = float(hi) - float(lo)
+        if width <= 0 or (s.strategy is None and width < SNAP) or \
+                (width < 4 * pot_tol and s is not segs[0] and s is not segs[-1]):
+            continue
+        if out and float(out[-1].high) != float(lo):
+            lo = out[-1].high
+        if out and out[-1].strategy == s.strategy and out[-1].strategy is not None:
+            prev = out.pop()
+            out.append(Segment(prev.low, hi, s.strategy, s.free, prev.points + s.points))
+            continue
+        out.append(Segment(lo, hi, s.strategy, s.free, s.points))
+    return out
+
+
+def _with_selected(seg: Segment) -> Segment:
+    if not seg.free:
+        return seg
+    pts = [p for p in seg.points if p.free]
+    fits = []
+    for name in seg.free:
+        e = fit_rational([p.pot for p in pts], [p.free[name] for p in pts])
+        if e is None:
+            return seg
+        fits.append((name, e))
+    return Segment(seg.low, seg.high, seg.strategy, seg.free, seg.points, tuple(fits))
+
+
+def _free(pt: PotPoint) -> tuple[str, ...]:
+    return tuple(pt.free or ())
+
+
+def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
+           tol: float) -> list[tuple[Any, PotPoint]]:
+    """The pots between ``a.pot`` and ``b.pot`` where the selection changes, each with the
+    limit just after it: a critical pot of the enumeration where the selections on its two
+    sides are ``a``'s and ``b``'s, else bisection to ``tol`` (a float), recursing where a
+    midpoint selects a third family."""
+    for c in (c for c in crit if a.pot < float(c) < b.pot):
+        # halfway to each side (right next to a critical pot the equilibria are degenerate
+        # and the branch converges too slowly to be matched)
+        left = limit_at_pot(game, 0.5 * (a.pot + float(c)), pieces)
+        right = limit_at_pot(game, 0.5 * (float(c) + b.pot), pieces)
+        if _key(left) == _key(a) and _key(right) == _key(b):
+            return [(c, right)]
+    lo, hi = a, b
+    while hi.pot - lo.pot > tol:
+        mid = limit_at_pot(game, 0.5 * (lo.pot + hi.pot), pieces)
+        if _key(mid) == _key(lo):
+            lo = mid
+        elif _key(mid) == _key(hi):
+            hi = mid
+        else:
+            # a third family next to a jump is most often the branch jumping to another
+            # component near the bifurcation that causes the jump: retrace with steps 50x
+            # and 250x finer in the probabilities before believing it (skp near P = 7.7523:
+            # the window of the mixed eq. (14) shrinks from 1e-3 to nothing as they shrink)
+            fine = mid
+            # (only between matched families: support keys of games too large to enumerate
+            # also change where an action's limit is near 0, which finer steps do not fix)
+            for ds in ((1e-3, 2e-4) if mid.family is not None else ()):
+                try:
+                    fine = limit_at_pot(game, mid.pot, pieces, dsigma=ds)
+                except GameError:           # too many steps at this resolution: keep mid
+                    break
+                if _key(fine) in (_key(lo), _key(hi)):
+                    break
+            if _key(fine) == _key(lo):
+                lo = fine
+            elif _key(fine) == _key(hi):
+                hi = fine
+            else:
+                return _jumps(game, pieces, lo, fine, crit, tol) + \
+                    _jumps(game, pieces, fine, hi, crit, tol)
+    return [(0.5 * (lo.pot + hi.pot), hi)]
+
+
+def fit_rational(pots: Sequence[float], values: Sequence[float], max_degree: int = 2,
+                 tol: float = 1e-8) -> sp.Expr | None:
+    """A rational function of P with small integer-ratio coefficients (numerator and
+    denominator of degree <= ``max_degree``) through the points ``(pots, values)`` within
+    ``tol``, checked on points the fit did not need; None if there is none.  Used to write
+    the selected point of a continuum family as an expression in P where it is one."""
+    x, y = np.asarray(pots, dtype=float), np.asarray(values, dtype=float)
+    P = sp.Symbol("P", positive=True)
+    for total in range(0, 2 * max_degree + 1):
+        for dn in range(min(total, max_degree), -1, -1):
+            dd = total - dn
+            if dd > max_degree or x.size < dn + dd + 2:
+                continue
+            M = np.hstack([x[:, None] ** np.arange(dn + 1),
+                           -y[:, None] * x[:, None] ** np.arange(dd + 1)])
+            c = np.linalg.svd(M)[2][-1]            # num(x) = y den(x): the null vector
+            dc = c[dn + 1:]
+            lead = dc[np.flatnonzero(np.abs(dc) > 1e-9 * np.abs(dc).max())[0]]
+            c = c / lead
+            if np.abs(M @ c).max() > tol * max(1.0, float(np.abs(c).max())):
+                continue
+            num = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
+                      for k, v in enumerate(c[:dn + 1]))
+            den = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
+                      for k, v in enumerate(c[dn + 1:]))
+            if den == 0:
+                continue
+            expr = sp.factor(num / den)
+            f = sp.lambdify(P, expr, "numpy")
+            if np.abs(np.asarray(f(x), dtype=float) - y).max() <= 10 * tol:
+                return expr
+    return None
+
+
+def selected_frequencies(segments: Sequence[Segment]) -> tuple[NDArray[np.float64], dict]:
+    """``(pots, {parameter: values})`` of the grid points of a selection map (figures)."""
+    pts = [p for s in segments for p in s.points]
+    names = list(pts[0].params) if pts else []
+    return (np.array([p.pot for p in pts]),
+            {n: np.array([p.params[n] for p in pts]) for n in names})

@@ -1,0 +1,186 @@
+"""Agent logit QRE (solvers.qre): the fixed point on every branch point, the Jacobian of the
+kernels against central differences, the limits against the published equilibria, and the
+CLI's bad input.  The fixed-point identity is McKelvey and Palfrey (1998) eq. (4.1) in
+agent form: sigma[I, a] = exp(lam v[I, a]) / sum_b exp(lam v[I, b])."""
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from games import GameError, compile_game, get_game
+from games.catalog.synthetic import layered_game
+from games.strategy import params_from_strategy
+from solvers.evaluation import expected_payoffs
+from solvers.qre import (BranchSystem, branch_limit, check_lambda, fixed_point_residual,
+                         qre_branch, qre_profiles)
+from solvers.qre.selection import limit_at_pot
+
+CASES = [("kuhn", {}), ("kuhn3", {}), ("skp", {"P": 9}), ("kuhn3-third", {"P": 4}),
+         ("kuhn3-third", {"P": 6}), ("kuhn3-third", {"P": 9}), ("river", {})]
+
+
+def _branch(name, values, tol=1e-6):
+    cg = compile_game(get_game(name), values)
+    return cg, qre_branch(cg, tol=tol)
+
+
+@pytest.mark.parametrize("name,values", CASES)
+def test_every_branch_point_is_a_logit_fixed_point(name, values):
+    cg, br = _branch(name, values)
+    assert br.nash_conv[-1] < 1e-6 and br.lambdas[0] == 0.0
+    res = np.array([fixed_point_residual(cg, s, lam, lg)
+                    for s, lam, lg in zip(br.profiles, br.lambdas, br.logs)])
+    # float64 bound: values carry lam * eps * |payoff| of rounding (see solvers.qre.branch);
+    # every point up to lam = 1e4 and, for all games but kuhn3, the whole branch hold 1e-10
+    assert res[br.lambdas <= 1e4].max() < 1e-10
+    if name != "kuhn3":
+        assert res.max() < 1e-10
+    assert np.all(np.diff(br.lambdas) > 0) or name == "kuhn3"
+
+
+@pytest.mark.parametrize("name,values", CASES[:3])
+def test_branch_jacobian_matches_central_differences(name, values):
+    cg = compile_game(get_game(name), values)
+    rng = np.random.default_rng(1)
+    sig = np.where(cg.legal, rng.random(cg.legal.shape) + 0.1, 0.0)
+    sig /= sig.sum(axis=1, keepdims=True)
+    S = BranchSystem(cg)
+    y = np.append(np.log(sig.ravel()[S.idx]), 2.5)
+    _, J = S.jacobian(y)
+    num = np.empty_like(J)
+    for k in range(y.size):
+        e = np.zeros_like(y)
+        e[k] = 1e-6
+        num[:, k] = (S.residual(y + e) - S.residual(y - e)) / 2e-6
+    assert np.abs(J - num).max() < 1e-7
+
+
+@settings(max_examples=8, deadline=None)
+@given(rounds=st.integers(1, 2), players=st.integers(2, 3), actions=st.integers(2, 3),
+       seed=st.integers(0, 10_000))
+def test_random_games_profiles_are_fixed_points(rounds, players, actions, seed):
+    if rounds == 2 and players * actions > 6:   # keep each example small (< 1,000 nodes)
+        rounds = 1
+    cg = compile_game(layered_game(rounds, players, actions, 2, seed=seed))
+    lams = [0.5, 8.0]
+    for lam, s in zip(lams, qre_profiles(cg, lams)):
+        assert np.allclose(s.sum(axis=1), 1.0, atol=1e-12)
+        assert fixed_point_residual(cg, s, lam) < 1e-10
+
+
+def test_uniform_at_lambda_zero_and_bad_lambda():
+    cg, br = _branch("skp", {"P": 9})
+    from games.strategy import uniform_strategy
+    assert np.allclose(br.profiles[0], uniform_strategy(cg), atol=1e-15)
+    for bad in (0, -1, float("nan"), float("inf"), "x"):
+        with pytest.raises(GameError):
+            check_lambda(bad)
+
+
+def test_kuhn_limit_is_an_equilibrium_of_value_minus_one_eighteenth():
+    """Kuhn (1950): the game value to player 1 is -1/18 and player 1's equilibria are the
+    one-parameter family b1_J = alpha, b1_K = 3 alpha, c1_Q = alpha + 1/3 (alpha in
+    [0, 1/3]); the branch limit lies on it with NashConv at rounding level."""
+    cg, br = _branch("kuhn", {})
+    lim = branch_limit(cg, br)
+    assert lim.certified and lim.nash_conv < 1e-12
+    assert abs(expected_payoffs(cg, lim.strategy)[0] + 1 / 18) < 1e-12
+    p = params_from_strategy(cg, lim.strategy)
+    assert 0 < p["b1_J"] < 1 / 3
+    assert abs(p["b1_K"] - 3 * p["b1_J"]) < 1e-10 and abs(p["c1_Q"] - p["b1_J"] - 1 / 3) < 1e-10
+
+
+def test_skp_limit_at_nine_is_billingham_eq_13():
+    """Billingham sec. 3, eq. (13): b_J = 2/P, c_K = (P-5)/(P+1), d_Q = 0 at P = 9."""
+    pt = limit_at_pot(get_game("skp"), 9.0)
+    want = {"b_J": Fraction(2, 9), "c_K": Fraction(2, 5), "d_Q": 0}
+    assert all(abs(pt.params[k] - float(v)) < 1e-12 for k, v in want.items())
+    assert pt.family is not None and str(dict(pt.family)["b_J"]) == "2/P"
+
+
+def test_skp_selection_jumps_at_the_critical_pot_five_exactly():
+    """Billingham sec. 3: SKP's pure equilibrium is the only one for P < 5 and eqs. (12)-(14)
+    exist for P > 5; the branch's selection jumps at P = 5, reported exactly."""
+    from solvers.qre.selection import selection_map
+    segs = selection_map(get_game("skp"), 4.5, 5.5, grid=2)
+    assert [str(s.high) for s in segs[:-1]] == ["5"]
+    assert segs[0].exact_strategy() == {"b_J": 0, "c_K": 0, "d_Q": 0}
+    assert str(segs[1].exact_strategy()["b_J"]) == "2/(P + 1)"
+
+
+def test_kuhn3_third_selects_the_symmetric_point_of_its_continuum():
+    """The one-third street game at P = 6 has the continuum b_J = (2 - P b_Q)/P, c_K =
+    (P-5)/(P+1), d_K = 1 (free b_Q); the branch's limit is its point b_J = b_Q = 1/P."""
+    cg, br = _branch("kuhn3-third", {"P": 6})
+    p = params_from_strategy(cg, branch_limit(cg, br).strategy)
+    assert abs(p["b_Q"] - 1 / 6) < 1e-9 and abs(p["b_J"] - 1 / 6) < 1e-9
+    assert abs(p["c_K"] - 1 / 7) < 1e-9 and abs(p["d_K"] - 1) < 1e-9
+
+
+def test_fit_rational_recovers_expressions_in_p():
+    from solvers.qre.selection import fit_rational
+    P = np.array([5.25, 6.0, 7.5, 8.0, 9.5, 11.0])
+    assert str(fit_rational(P, 1 / P)) == "1/P"
+    assert str(fit_rational(P, (P - 5) / (P + 1))) == "(P - 5)/(P + 1)"
+    assert fit_rational(P, np.sqrt(P)) is None
+
+
+def test_skp_selection_below_five_is_the_pure_equilibrium():
+    """Billingham sec. 3: for P < 5 SKP's only equilibrium is b_J = c_K = d_Q = 0."""
+    pt = limit_at_pot(get_game("skp"), 3.0)
+    assert max(pt.params.values()) < 1e-12 and pt.family is not None
+
+
+def _cli(capsys, *args):
+    from pokerdyn.cli import main
+    try:
+        rc = main(list(args))
+    except SystemExit as e:   # argparse's usage errors
+        rc = e.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+@pytest.mark.parametrize("args", [["kuhn", "--lambda", "0"], ["kuhn", "--lambda", "nan"],
+                                  ["kuhn", "--lambda", "-2"], ["skp", "--pots", "5:3"],
+                                  ["skp", "--pots", "3:3"], ["skp", "--pots", "x"]])
+def test_cli_bad_input_one_line_exit_2(capsys, args):
+    rc, out, err = _cli(capsys, "qre", *args)
+    assert rc == 2 and not out and len(err.strip().splitlines()) == 1, err
+
+
+def test_cli_json_keys(capsys):
+    rc, out, _ = _cli(capsys, "qre", "skp", "--pot", "9", "--json")
+    res = json.loads(out)
+    assert rc == 0 and set(res) >= {"branch", "limit", "seconds"}
+    assert set(res["branch"][0]) >= {"lambda", "strategy", "expected_payoffs"}
+    fam = res["limit"]["family"]
+    assert res["limit"]["nash_conv"] < 1e-8 and fam["exact_nash_conv"] == "0"
+    assert fam["strategy"] == {"b_J": "2/9", "c_K": "2/5", "d_Q": "0"}
+    rc, out, _ = _cli(capsys, "qre", "kuhn", "--lambda", "1,10", "--json")
+    assert [p["lambda"] for p in json.loads(out)["profiles"]] == [1.0, 10.0]
+
+
+def test_logit_field_jacobian_matches_central_differences():
+    from solvers.qre import logit_field_jacobian, logit_response
+    cg = compile_game(get_game("skp"), {"P": 9})
+    rng = np.random.default_rng(3)
+    sig = np.where(cg.legal, rng.random(cg.legal.shape) + 0.2, 0.0)
+    sig /= sig.sum(axis=1, keepdims=True)
+    lam, idx = 2.0, np.flatnonzero(cg.legal.ravel())
+    J = logit_field_jacobian(cg, sig, lam)
+
+    def field(flat):
+        s = np.zeros(cg.legal.size)
+        s[idx] = flat
+        s = s.reshape(cg.legal.shape)
+        return (logit_response(cg, s, lam) - s).ravel()[idx]
+    x0 = sig.ravel()[idx]
+    for k in range(idx.size):
+        e = np.zeros_like(x0)
+        e[k] = 1e-6
+        assert np.allclose((field(x0 + e) - field(x0 - e)) / 2e-6, J[:, k], atol=1e-6)
