@@ -30,6 +30,7 @@ FIGURES: dict[str, str] = {
     "skp_solutions": "figures.billingham.equilibria.skp_solutions",
     "skp_expectations": "figures.billingham.equilibria.skp_expectations",
     "qre_selection": "figures.qre.selection",
+    "qre_stability": "figures.qre.stability",
 }
 
 
