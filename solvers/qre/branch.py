@@ -24,8 +24,13 @@ from solvers.evaluation import expected_payoffs, nash_conv
 from solvers.qre.core import BranchSystem, check_lambda
 
 _NEWTON_TOL = 1e-13
-_COS_MAX = 0.9995   # largest turn of the tangent per step (about 1.8 degrees): near-bifurcations
-# of the logit branches (skp near P = 7.75) make larger turns jump to another branch
+_COS_MAX = 0.995    # largest turn of the tangent per step (about 6 degrees)
+# Far out the tangent is dominated by the abandoned actions' log-probabilities falling like
+# -c lam, so a sharp turn of the mixed actions (near a bifurcation of the logit branches:
+# skp near P = 7.75) hardly turns it; the step is also limited in the probabilities
+# themselves, where such turns show: at most _DSIGMA_MAX per step, and the profile's
+# direction of change (sigma * dx/ds) may turn at most as much as the tangent.
+_DSIGMA_MAX = 0.05
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,19 @@ def _correct(sys_: BranchSystem, y: NDArray[np.float64], t: NDArray[np.float64],
     return None
 
 
+def _smooth(y, y_new, t, t_new, dsigma: float) -> bool:
+    """The step's change of the probabilities is at most ``dsigma`` and their direction of
+    change turned by at most the tangent's limit."""
+    s0, s1 = np.exp(y[:-1]), np.exp(y_new[:-1])
+    if float(np.abs(s1 - s0).max()) > dsigma:
+        return False
+    d0, d1 = s0 * t[:-1], s1 * t_new[:-1]
+    n0, n1 = float(np.linalg.norm(d0)), float(np.linalg.norm(d1))
+    if n0 < 1e-12 or n1 < 1e-12:
+        return True
+    return float(d0 @ d1) / (n0 * n1) >= _COS_MAX
+
+
 def newton_at(sys_: BranchSystem, x: NDArray[np.float64], lam: float, max_iter: int = 30
               ) -> NDArray[np.float64]:
     """Newton at fixed ``lam`` from the log-probabilities ``x``; GameError if it fails."""
@@ -123,10 +141,12 @@ def newton_at(sys_: BranchSystem, x: NDArray[np.float64], lam: float, max_iter: 
 
 def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
                  targets: Iterable[float] = (), progress: bool = False,
-                 max_steps: int = 5000) -> tuple[Branch, dict[float, NDArray[np.float64]]]:
+                 max_steps: int = 20000, dsigma: float = _DSIGMA_MAX
+                 ) -> tuple[Branch, dict[float, NDArray[np.float64]]]:
     """The principal branch from ``lam = 0`` until NashConv < ``tol`` (or ``lam`` >
     ``max_lambda``), and the profiles at the precisions ``targets`` met on the way (each
-    solved exactly at its ``lam`` by Newton from the bracketing branch points)."""
+    solved exactly at its ``lam`` by Newton from the bracketing branch points).  ``dsigma``:
+    the largest change of any probability per step (smaller: safer near bifurcations)."""
     t0 = time.perf_counter()
     sys_ = BranchSystem(cg)
     goals = sorted(check_lambda(v) for v in targets)
@@ -145,8 +165,8 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
         if res is not None:
             y_new, iters, J = res
             t_new = _tangent(J, t)
-            if t_new @ t < _COS_MAX and h > 1e-8:   # turned too much: shorten
-                res = None
+            if h > 1e-8 and (t_new @ t < _COS_MAX or not _smooth(y, y_new, t, t_new, dsigma)):
+                res = None                          # turned or moved too much: shorten
         if res is None:
             h *= 0.5
             if h < 1e-12:
@@ -192,10 +212,11 @@ def _branch(cg: CompiledGame, sys_: BranchSystem, pts: Sequence[NDArray[np.float
 
 
 def qre_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
-               progress: bool = False) -> Branch:
+               progress: bool = False, dsigma: float = _DSIGMA_MAX) -> Branch:
     """The principal branch of the agent logit QRE of ``cg`` from uniform play until the
-    profile's NashConv is below ``tol`` (or ``lam`` passes ``max_lambda``)."""
-    return trace_branch(cg, tol, max_lambda, (), progress)[0]
+    profile's NashConv is below ``tol`` (or ``lam`` passes ``max_lambda``); ``dsigma``: the
+    largest change of any probability per step."""
+    return trace_branch(cg, tol, max_lambda, (), progress, dsigma=dsigma)[0]
 
 
 def qre_profiles(cg: CompiledGame, lambdas: Sequence[float], progress: bool = False

@@ -28,26 +28,46 @@ from solvers.qre.limit import branch_limit
 @dataclass(frozen=True)
 class PotPoint:
     """The branch limit at one pot: named parameters, NashConv, the matched family's
-    display expressions (``None``: no family matched) and its free-parameter values."""
+    display expressions (``None``: no family matched, e.g. a game too large to enumerate),
+    its free-parameter values, and the limit's support (legal actions of positive
+    probability, row-major: what tells selections apart where no family is known)."""
 
     pot: float
     params: dict[str, float]
     nash_conv: float
     family: tuple[tuple[str, Any], ...] | None
     free: dict[str, float] | None
+    support: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
 class Segment:
     """Pots ``[low, high]`` over which the same family is selected; ``strategy`` the
     family's expressions in P (and its free parameters, if any); ``points`` the grid pots
-    inside with what was selected there."""
+    inside with what was selected there; ``selected``: for a continuum, each free
+    parameter's selected value as an expression in P where :func:`fit_rational` finds one
+    through the grid points."""
 
     low: Any
     high: Any
     strategy: tuple[tuple[str, Any], ...] | None
     free: tuple[str, ...]
     points: tuple[PotPoint, ...] = field(default=())
+    selected: tuple[tuple[str, Any], ...] = ()
+
+    def exact_strategy(self) -> dict[str, Any] | None:
+        """The selected strategy as expressions in P: the family's, with the free
+        parameters replaced by their selected expressions; None where not exact."""
+        if self.strategy is None or len(self.selected) < len(self.free):
+            return None
+        sub = dict(self.selected)
+        out = {}
+        for k, e in self.strategy:
+            e = sp.sympify(e)
+            e = e.xreplace({q: sub[q.name] for q in e.free_symbols if q.name in sub})
+            out[k] = sp.factor(sp.simplify(e.xreplace(
+                {q: sp.Symbol("P", positive=True) for q in e.free_symbols if q.name == "P"})))
+        return out
 
 
 def _pieces(game: Game) -> list:
@@ -77,17 +97,22 @@ def _families_at(pieces: list, pot: float) -> list:
 
 
 def limit_at_pot(game: Game, pot: float, pieces: list | None = None,
-                 tol: float = 1e-6) -> PotPoint:
-    """The principal branch's limit at pot ``pot`` and the family it selects."""
+                 tol: float = 1e-6, dsigma: float = 0.05) -> PotPoint:
+    """The principal branch's limit at pot ``pot`` and the family it selects (``dsigma``:
+    the branch's largest change of a probability per step)."""
     cg = compile_game(game, {"P": pot})
     fams = _families_at(_pieces(game) if pieces is None else pieces, pot)
-    lim = branch_limit(cg, qre_branch(cg, tol=tol), fams)
+    lim = branch_limit(cg, qre_branch(cg, tol=tol, dsigma=dsigma), fams)
     fam = fams[lim.family].display if lim.family is not None else None
-    return PotPoint(pot, params_from_strategy(cg, lim.strategy), lim.nash_conv, fam, lim.free)
+    supp = tuple(bool(b) for b in (lim.strategy[cg.legal] > 0))
+    return PotPoint(pot, params_from_strategy(cg, lim.strategy), lim.nash_conv, fam, lim.free,
+                    supp)
 
 
 def _key(pt: PotPoint) -> tuple:
-    return tuple((k, str(v)) for k, v in pt.family) if pt.family is not None else ("none",)
+    if pt.family is not None:
+        return tuple((k, str(v)) for k, v in pt.family)
+    return ("support",) + pt.support
 
 
 def _critical(pieces: list) -> list:
@@ -133,7 +158,20 @@ def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: 
                 else [g for g in group if g.pot > a.pot] + [b]
     segs.append(Segment(start, sp.nsimplify(high), group[0].family, _free(group[0]),
                         tuple(group)))
-    return segs
+    return [_with_selected(s) for s in segs]
+
+
+def _with_selected(seg: Segment) -> Segment:
+    if not seg.free:
+        return seg
+    pts = [p for p in seg.points if p.free]
+    fits = []
+    for name in seg.free:
+        e = fit_rational([p.pot for p in pts], [p.free[name] for p in pts])
+        if e is None:
+            return seg
+        fits.append((name, e))
+    return Segment(seg.low, seg.high, seg.strategy, seg.free, seg.points, tuple(fits))
 
 
 def _free(pt: PotPoint) -> tuple[str, ...]:
@@ -160,9 +198,52 @@ def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
         elif _key(mid) == _key(hi):
             hi = mid
         else:
-            return _jumps(game, pieces, lo, mid, crit, tol) + \
-                _jumps(game, pieces, mid, hi, crit, tol)
+            # a third family next to a jump is most often the branch jumping to another
+            # component near the bifurcation that causes the jump: retrace with steps 50x
+            # finer in the probabilities before believing it
+            fine = limit_at_pot(game, mid.pot, pieces, dsigma=0.001)
+            if _key(fine) == _key(lo):
+                lo = fine
+            elif _key(fine) == _key(hi):
+                hi = fine
+            else:
+                return _jumps(game, pieces, lo, fine, crit, tol) + \
+                    _jumps(game, pieces, fine, hi, crit, tol)
     return [(0.5 * (lo.pot + hi.pot), hi)]
+
+
+def fit_rational(pots: Sequence[float], values: Sequence[float], max_degree: int = 2,
+                 tol: float = 1e-8) -> sp.Expr | None:
+    """A rational function of P with small integer-ratio coefficients (numerator and
+    denominator of degree <= ``max_degree``) through the points ``(pots, values)`` within
+    ``tol``, checked on points the fit did not need; None if there is none.  Used to write
+    the selected point of a continuum family as an expression in P where it is one."""
+    x, y = np.asarray(pots, dtype=float), np.asarray(values, dtype=float)
+    P = sp.Symbol("P", positive=True)
+    for total in range(0, 2 * max_degree + 1):
+        for dn in range(min(total, max_degree), -1, -1):
+            dd = total - dn
+            if dd > max_degree or x.size < dn + dd + 2:
+                continue
+            M = np.hstack([x[:, None] ** np.arange(dn + 1),
+                           -y[:, None] * x[:, None] ** np.arange(dd + 1)])
+            c = np.linalg.svd(M)[2][-1]            # num(x) = y den(x): the null vector
+            dc = c[dn + 1:]
+            lead = dc[np.flatnonzero(np.abs(dc) > 1e-9 * np.abs(dc).max())[0]]
+            c = c / lead
+            if np.abs(M @ c).max() > tol * max(1.0, float(np.abs(c).max())):
+                continue
+            num = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
+                      for k, v in enumerate(c[:dn + 1]))
+            den = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
+                      for k, v in enumerate(c[dn + 1:]))
+            if den == 0:
+                continue
+            expr = sp.factor(num / den)
+            f = sp.lambdify(P, expr, "numpy")
+            if np.abs(np.asarray(f(x), dtype=float) - y).max() <= 10 * tol:
+                return expr
+    return None
 
 
 def selected_frequencies(segments: Sequence[Segment]) -> tuple[NDArray[np.float64], dict]:

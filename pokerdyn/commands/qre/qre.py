@@ -119,11 +119,14 @@ def _selection(args, game) -> dict:
         bar.close()
     out = []
     for s in segs:
+        exact = s.exact_strategy()
         rec = {"pots": [str(s.low), str(s.high)], "pots_float": [float(s.low), float(s.high)],
-               "strategy": ({k: str(v) for k, v in s.strategy} if s.strategy is not None
+               "strategy": ({k: str(v) for k, v in exact.items()} if exact is not None else
+                            {k: str(v) for k, v in s.strategy} if s.strategy is not None
                             else {k: v for k, v in s.points[0].params.items()}),
-               "exact": s.strategy is not None and not s.free}
+               "exact": exact is not None}
         if s.free:
+            rec["family"] = {k: str(v) for k, v in s.strategy}
             rec["selected"] = [{"pot": p.pot, "free": p.free} for p in s.points]
         out.append(rec)
     return {"game": game.name, "selection": out, "seconds": time.perf_counter() - t0}
