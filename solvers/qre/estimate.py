@@ -218,16 +218,18 @@ class _Profile:
 
 
 def fit_lambda(cg: CompiledGame, counts: NDArray, branch: Branch | None = None,
-               level: float = 0.95, max_lambda: float = 1e6) -> LambdaFit:
+               level: float = 0.95, max_lambda: float = 1e6, tol: float = 1e-6) -> LambdaFit:
     """Maximum-likelihood ``lam`` of the action ``counts`` (``(n_infosets, max_actions)``,
     :func:`counts_from_json`) over the principal branch, and its profile-likelihood interval
-    at ``level``.  ``branch``: a branch traced once for many fits (else traced here to
-    ``max_lambda``)."""
+    at ``level``.  ``branch``: a branch traced once for many fits (else traced here until
+    the profile's NashConv is below ``tol`` or ``lam`` passes ``max_lambda``; beyond that
+    the profile is an equilibrium to within ``tol`` and a likelihood still rising there
+    gives ``lam = inf``)."""
     C = check_counts(cg, counts)
     if not 0 < level < 1:
         raise GameError(f"level={level} is outside the allowed range (0, 1)")
     if branch is None:
-        branch = trace_branch(cg, tol=0.0, max_lambda=max_lambda)[0]
+        branch = trace_branch(cg, tol=tol, max_lambda=max_lambda)[0]
     pr = _Profile(cg, branch, C)
     lams, ll = branch.lambdas, pr.ll
     k = len(branch)
