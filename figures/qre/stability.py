@@ -3,7 +3,11 @@ dx/dt = softmax(lam v(x)) - x (dynamics.learning): the real part of the leading 
 of the Jacobian on the strategy simplices against lam, for Kuhn poker, SKP and the
 one-third street game at P = 9, and for Jordan's (1993) three-player matching pennies,
 where the unique (uniform) QRE loses stability in a Hopf bifurcation at lam = 2 and the
-noisy players cycle.  ``quick``: Kuhn and Jordan's game only."""
+noisy players cycle.  Right panel (not in ``quick``): the largest real part over the whole
+branch against the pot P for SKP and the one-third street game (never >= 0: the QRE
+branch is stable at every pot; SKP comes within 1e-3 of 0 near P = 7.75, lam ~ 23, a
+real eigenvalue: the near-fold of the branch there).  ``quick``: Kuhn and Jordan's game
+only."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,12 +38,33 @@ def jordan_game() -> Game:
     return b.build()
 
 
+def _pot_axis(ax) -> dict:
+    pots = np.append(np.arange(0.5, 12.01, 0.5), [7.7, 7.75, 7.8])
+    pots.sort()
+    out = {}
+    for name in ("skp", "kuhn3-third"):
+        game = get_game(name)
+        top = np.array([branch_stability(compile_game(game, {"P": float(P)}),
+                                         max_lambda=1e3).leading.real.max() for P in pots])
+        ax.plot(pots, top, ".-", ms=3, lw=1, label=name)
+        out[f"{name}_max_leading_real_over_pots"] = float(top.max())
+        out[f"{name}_least_stable_pot"] = float(pots[np.argmax(top)])
+    ax.axhline(0.0, color="k", lw=0.6)
+    ax.set_xlabel("pot P")
+    ax.set_ylabel("max over the branch of Re(leading eigenvalue)")
+    ax.set_title("the least stable point of the QRE branch, by pot")
+    ax.legend(fontsize=8)
+    return out
+
+
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     cases = [("kuhn", get_game("kuhn"), {}), ("jordan-pennies", jordan_game(), {})]
     if not quick:
         cases[1:1] = [("skp P=9", get_game("skp"), {"P": 9.0}),
                       ("kuhn3-third P=9", get_game("kuhn3-third"), {"P": 9.0})]
-    fig, ax = new_figure(size=(7.0, 4.4))
+    fig, axes = new_figure(1, 1 if quick else 2, size=(7.0 if quick else 13.0, 4.4),
+                           squeeze=False)
+    ax = axes[0, 0]
     numbers = {}
     for label, game, vals in cases:
         st = branch_stability(compile_game(game, vals), max_lambda=100.0)
@@ -55,6 +80,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("Re of the leading eigenvalue (logit dynamics at the QRE)")
     ax.set_title("stability of the logit QRE along the principal branch (< 0: settles)")
     ax.legend(fontsize=8)
+    if not quick:
+        numbers.update(_pot_axis(axes[0, 1]))
     return finish(fig, out_dir, "qre_stability",
                   "leading eigenvalue of the logit dynamics along the QRE branch; Hopf "
                   "points where it crosses 0", numbers)
