@@ -4,12 +4,14 @@ is Billingham's gradient dynamics (18) with raw normalisation, and the Hopf poin
 Jordan's (1993) matching pennies at lambda = 2."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from games import GameError, compile_game, get_game
 from dynamics.learning import (branch_stability, learning_model, rest_point,
                                tangent_eigenvalues)
 from dynamics.ode.model import ode_model
 from figures.qre.stability import jordan_game
+from games.catalog.synthetic import layered_game
 from solvers.qre import qre_profiles
 
 CASES = [("kuhn", {}), ("skp", {"P": 9.0}), ("kuhn3-third", {"P": 9.0})]
@@ -55,6 +57,28 @@ def test_rest_points_from_random_starts_are_the_branch_qre(name, vals):
             y = rest_point(m, m.state(_random_profile(cg, rng)), t_end=60.0)
             assert np.abs(y - m.state(sigma)).max() < 1e-10
             assert np.all(tangent_eigenvalues(m, y).real < 0)
+
+
+@settings(max_examples=6, deadline=None)
+@given(rounds=st.integers(1, 2), players=st.integers(2, 3), actions=st.integers(2, 3),
+       seed=st.integers(0, 10_000))
+def test_random_games_fields_are_tangent_and_qre_are_rest_points(rounds, players, actions,
+                                                                 seed):
+    """On random games from the core: every field keeps each set's sum (the simplices are
+    invariant), the analytic Jacobian is the derivative, and the QRE is a rest point."""
+    cg = compile_game(layered_game(rounds, players, actions, 2, seed=seed))
+    rng = np.random.default_rng(seed)
+    lam = 4.0
+    sigma = qre_profiles(cg, [lam])[0]
+    for rule, lm, w in RULES:
+        m = learning_model(cg, rule, lm if lm is None else lam, weighting=w)
+        y = m.state(_random_profile(cg, rng))
+        assert np.abs(m.profile(m.f(0, y)).sum(axis=1)).max() < 1e-12
+        e = rng.standard_normal(m.n) * 1e-6
+        fd = (m.f(0, y + e) - m.f(0, y - e)) / 2
+        assert np.abs(m.jac(0, y) @ e - fd).max() < 1e-9 * max(1.0, np.abs(m.jac(0, y)).max())
+        if rule != "replicator":
+            assert np.abs(m.f(0, m.state(sigma))).max() < 1e-10
 
 
 def test_smoothed_br_differs_from_logit_only_where_a_player_moves_twice():
