@@ -55,21 +55,27 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=10_000_000)
     ap.add_argument("--reps", type=int, default=100)
+    ap.add_argument("--seeds", type=int, default=5, help="simulation seeds per (k, L)")
     ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "qre_fit.json"))
     a = ap.parse_args()
     out = {"coverage": [coverage("kuhn", {}, 2.0, a.reps, 10**4, 2026),
                         coverage("kuhn", {}, 10.0, a.reps, 10**4, 2027),
                         coverage("skp", {"P": 9.0}, 1.5, a.reps, 10**4, 2028)],
-           "adaptive": [adaptive(9.0, k, L, a.rounds, 0) for k in (0.001, 0.01)
-                        for L in (6, 48)]}
+           "adaptive": [adaptive(9.0, k, L, a.rounds, seed) for k in (0.001, 0.01)
+                        for L in (6, 48) for seed in range(a.seeds)]}
     for c in out["coverage"]:
         print(f"coverage {c['game']} {c['values']} lambda={c['lambda']}: {c['covered']}/"
               f"{c['replications']}  mean {c['mean_estimate']:.4f}  sd {c['sd_estimate']:.4f}"
               f"  ({c['seconds']:.1f} s)")
     for r in out["adaptive"]:
         lo, hi = r["interval"]
-        print(f"skp P=9 k={r['k']} L={r['L']}: lambda = {r['lambda']:.4g}  "
+        print(f"skp P=9 k={r['k']} L={r['L']} seed={r['seed']}: lambda = {r['lambda']:.4g}  "
               f"[{lo:.4g}, {hi:.4g}]  ({r['observations']} actions, {r['rounds']} hands)")
+    for k in (0.001, 0.01):
+        for L in (6, 48):
+            v = [r["lambda"] for r in out["adaptive"] if r["k"] == k and r["L"] == L]
+            print(f"skp P=9 k={k} L={L}: lambda over {len(v)} seeds: mean {np.mean(v):.4g}"
+                  f"  sd {np.std(v, ddof=1) if len(v) > 1 else 0:.3g}")
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps(out, indent=1) + "\n")
 
