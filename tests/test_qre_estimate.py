@@ -43,6 +43,16 @@ def test_expected_counts_give_back_the_true_lambda(name, vals, lam):
     assert fit.interval[0] < lam < fit.interval[1]
 
 
+def test_play_of_a_strict_equilibrium_gives_an_unbounded_lambda():
+    """SKP at P = 3: the branch ends at a pure equilibrium (Billingham Solution 1), so counts
+    on its actions only make the likelihood rise to 0 as lam -> inf."""
+    cg = compile_game(get_game("skp"), {"P": 3.0})
+    pure = np.round(qre_profiles(cg, [1e3])[0])
+    fit = fit_lambda(cg, 100.0 * pure * cg.legal)
+    assert fit.lam == np.inf and fit.interval[1] == np.inf and 0 < fit.interval[0] < 1e3
+    assert fit.to_json()["lambda"] is None and -1e-3 < fit.log_likelihood <= 0
+
+
 def test_counts_from_terminals_count_each_decision_once(kuhn):
     rng = np.random.default_rng(0)
     C = sample_counts(kuhn, qre_profiles(kuhn, [1.0])[0], 1000, rng)
