@@ -159,3 +159,17 @@ def test_figure_qre_stability_quick(tmp_path):
     assert all(p.exists() for p in res.files)
     assert abs(res.numbers["jordan-pennies_crossings"][0] - 2.0) < 1e-8
     assert res.numbers["kuhn_crossings"] == [] and res.numbers["kuhn_max_leading_real"] < 0
+
+
+def test_payoff_gradient_and_implicit_integration_by_dynamics_ode_solve():
+    from dynamics.ode.solve import simulate
+    cg = compile_game(get_game("kuhn"))
+    m = learning_model(cg, "logit", 3.0)
+    y = m.state(_random_profile(cg, np.random.default_rng(8)))
+    h = 1e-6
+    num = np.array([(m.payoff(y + h * e) - m.payoff(y - h * e)) / (2 * h)
+                    for e in np.eye(m.n)]).T
+    assert np.abs(m.payoff_gradient(y) - num).max() < 1e-8
+    tr = simulate(m, y, 40.0, method="Radau")            # uses jac and payoff_gradient
+    assert np.abs(tr.states[-1] - m.state(qre_profiles(cg, [3.0])[0])).max() < 1e-6
+    assert np.allclose(tr.payoffs[-1].sum(), 0.0, atol=1e-9)     # zero-sum, integrated
