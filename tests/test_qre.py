@@ -102,15 +102,31 @@ def test_skp_limit_at_nine_is_billingham_eq_13():
     assert pt.family is not None and str(dict(pt.family)["b_J"]) == "2/P"
 
 
-def test_skp_selection_jumps_are_bracketed_to_a_micro_pot():
+def test_skp_selection_jumps_at_the_critical_pot_five_exactly():
+    """Billingham sec. 3: SKP's pure equilibrium is the only one for P < 5 and eqs. (12)-(14)
+    exist for P > 5; the branch's selection jumps at P = 5, reported exactly."""
     from solvers.qre.selection import selection_map
-    game = get_game("skp")
-    segs = selection_map(game, 7.0, 8.5, grid=3)
-    assert len(segs) >= 2
-    for s in segs[:-1]:
-        jump = float(s.high)
-        left, right = limit_at_pot(game, jump - 1e-6), limit_at_pot(game, jump + 1e-6)
-        assert left.family != right.family
+    segs = selection_map(get_game("skp"), 4.5, 5.5, grid=2)
+    assert [str(s.high) for s in segs[:-1]] == ["5"]
+    assert segs[0].exact_strategy() == {"b_J": 0, "c_K": 0, "d_Q": 0}
+    assert str(segs[1].exact_strategy()["b_J"]) == "2/(P + 1)"
+
+
+def test_kuhn3_third_selects_the_symmetric_point_of_its_continuum():
+    """The one-third street game at P = 6 has the continuum b_J = (2 - P b_Q)/P, c_K =
+    (P-5)/(P+1), d_K = 1 (free b_Q); the branch's limit is its point b_J = b_Q = 1/P."""
+    cg, br = _branch("kuhn3-third", {"P": 6})
+    p = params_from_strategy(cg, branch_limit(cg, br).strategy)
+    assert abs(p["b_Q"] - 1 / 6) < 1e-9 and abs(p["b_J"] - 1 / 6) < 1e-9
+    assert abs(p["c_K"] - 1 / 7) < 1e-9 and abs(p["d_K"] - 1) < 1e-9
+
+
+def test_fit_rational_recovers_expressions_in_p():
+    from solvers.qre.selection import fit_rational
+    P = np.array([5.25, 6.0, 7.5, 8.0, 9.5, 11.0])
+    assert str(fit_rational(P, 1 / P)) == "1/P"
+    assert str(fit_rational(P, (P - 5) / (P + 1))) == "(P - 5)/(P + 1)"
+    assert fit_rational(P, np.sqrt(P)) is None
 
 
 def test_skp_selection_below_five_is_the_pure_equilibrium():

@@ -53,10 +53,19 @@ class Branch:
         return int(self.lambdas.size)
 
 
+_SPARSE_FROM = 150   # unknowns from which the (very sparse) systems go to a sparse LU
+
+
 def _solve(M: NDArray[np.float64], r: NDArray[np.float64]) -> NDArray[np.float64]:
     try:
+        if M.shape[0] >= _SPARSE_FROM:
+            from scipy.sparse import csc_matrix
+            from scipy.sparse.linalg import splu
+            out = splu(csc_matrix(M)).solve(r)
+            if np.all(np.isfinite(out)):
+                return out
         return np.linalg.solve(M, r)
-    except np.linalg.LinAlgError:
+    except (np.linalg.LinAlgError, RuntimeError):   # singular (splu: RuntimeError)
         return np.linalg.lstsq(M, r, rcond=None)[0]
 
 

@@ -79,3 +79,22 @@ def match_family(cg: CompiledGame, observed: Mapping[str, float], families: Sequ
         if m is not None and m[1] <= tol and (best is None or m[1] < best[3]):
             best = (i, m[0], family_point(cg, sol, m[0]), m[1])
     return best
+
+
+def exact_point(sol: Any, free: Mapping[str, float]) -> dict[str, sp.Expr]:
+    """The family's named parameters with each free parameter replaced by the nearest
+    simple rational to its value (within 1e-9): an exact point of the family."""
+    at = {k: sp.nsimplify(v, tolerance=1e-9, rational=True) for k, v in free.items()}
+    out = {}
+    for k, e in sol.strategy:
+        e = sp.sympify(e)
+        out[k] = sp.nsimplify(e.xreplace({q: at[q.name] for q in e.free_symbols
+                                          if q.name in at}))
+    return out
+
+
+def certify(game: Any, pot: Any, sol: Any, free: Mapping[str, float]) -> sp.Expr:
+    """Exact NashConv (sympy; 0 certifies an equilibrium) of the family point of ``sol``
+    at the free values ``free`` (rationalised, :func:`exact_point`) and the exact pot."""
+    from solvers.symbolic.nash_conv import exact_nash_conv
+    return exact_nash_conv(game, pot, exact_point(sol, free))

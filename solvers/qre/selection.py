@@ -158,7 +158,35 @@ def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: 
                 else [g for g in group if g.pot > a.pot] + [b]
     segs.append(Segment(start, sp.nsimplify(high), group[0].family, _free(group[0]),
                         tuple(group)))
-    return [_with_selected(s) for s in segs]
+    return [_with_selected(s) for s in _tidy(segs, crit)]
+
+
+SNAP = 1e-4
+
+
+def _tidy(segs: list[Segment], crit: Sequence) -> list[Segment]:
+    """Boundaries within ``SNAP`` of a critical pot of the enumeration move onto it (the
+    branch converges slowly next to a critical pot, where the equilibria are degenerate, so
+    bisection there stops short of it), and the segments this leaves empty, or that are
+    narrower than ``SNAP`` with no family matched, are dropped."""
+    def snap(x):
+        if isinstance(x, float):
+            near = [c for c in crit if abs(float(c) - x) < SNAP]
+            return near[0] if near else x
+        return x
+    out: list[Segment] = []
+    for s in segs:
+        lo, hi = snap(s.low), snap(s.high)
+        if float(hi) - float(lo) <= 0 or (s.strategy is None and float(hi) - float(lo) < SNAP):
+            continue
+        if out and float(out[-1].high) != float(lo):
+            lo = out[-1].high
+        if out and out[-1].strategy == s.strategy and out[-1].strategy is not None:
+            prev = out.pop()
+            out.append(Segment(prev.low, hi, s.strategy, s.free, prev.points + s.points))
+            continue
+        out.append(Segment(lo, hi, s.strategy, s.free, s.points))
+    return out
 
 
 def _with_selected(seg: Segment) -> Segment:
@@ -185,9 +213,10 @@ def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
     sides are ``a``'s and ``b``'s, else bisection to ``tol`` (a float), recursing where a
     midpoint selects a third family."""
     for c in (c for c in crit if a.pot < float(c) < b.pot):
-        eps = min(tol, (b.pot - a.pot) / 4)
-        left = limit_at_pot(game, float(c) - eps, pieces)
-        right = limit_at_pot(game, float(c) + eps, pieces)
+        # halfway to each side (right next to a critical pot the equilibria are degenerate
+        # and the branch converges too slowly to be matched)
+        left = limit_at_pot(game, 0.5 * (a.pot + float(c)), pieces)
+        right = limit_at_pot(game, 0.5 * (float(c) + b.pot), pieces)
         if _key(left) == _key(a) and _key(right) == _key(b):
             return [(c, right)]
     lo, hi = a, b
@@ -200,8 +229,12 @@ def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
         else:
             # a third family next to a jump is most often the branch jumping to another
             # component near the bifurcation that causes the jump: retrace with steps 50x
-            # finer in the probabilities before believing it
-            fine = limit_at_pot(game, mid.pot, pieces, dsigma=0.001)
+            # and 250x finer in the probabilities before believing it (skp near P = 7.7523:
+            # the window of the mixed eq. (14) shrinks from 1e-3 to nothing as they shrink)
+            for ds in (1e-3, 2e-4):
+                fine = limit_at_pot(game, mid.pot, pieces, dsigma=ds)
+                if _key(fine) in (_key(lo), _key(hi)):
+                    break
             if _key(fine) == _key(lo):
                 lo = fine
             elif _key(fine) == _key(hi):

@@ -10,7 +10,8 @@ import time
 
 from games import GameError
 
-from pokerdyn.commands.common import GAME_HELP, emit_json, game_and_values, parse_float
+from pokerdyn.commands.common import (GAME_HELP, emit_json, game_and_values, parse_float,
+                                      parse_pot)
 
 
 def add_arguments(p) -> None:
@@ -81,6 +82,10 @@ def _branch(args, game, values) -> dict:
             sol = fams[lim.family]
             fam = {"index": lim.family + 1, "strategy": {k: str(v) for k, v in sol.strategy},
                    "free": lim.free, "nash_conv": lim.family_nash_conv}
+            from solvers.qre.families import certify, exact_point
+            pot = parse_pot(args.pot, game) if args.pot is not None else game.defaults.get("P")
+            fam["point"] = {k: str(v) for k, v in exact_point(sol, lim.free or {}).items()}
+            fam["exact_nash_conv"] = str(certify(game, pot, sol, lim.free or {}))
         limit["family"] = fam
     return {"game": game.name, "values": dict(cg.values),
             "branch": [{"lambda": float(l), "strategy": _profile(cg, s),
@@ -178,6 +183,7 @@ def _print(res: dict) -> None:
             print(f"  family {fam['index']}: " + ", ".join(f"{k} = {v}" for k, v in
                                                          fam["strategy"].items())
                   + (f"; free: {fam['free']}" if fam["free"] else ""))
+            print(f"  exact NashConv of the family point: {fam['exact_nash_conv']}")
         elif fam is None:
             print("  matched no enumerated family")
     print(f"seconds: {res['seconds']:.3f}")
