@@ -31,6 +31,7 @@ FIGURES: dict[str, str] = {
     "skp_expectations": "figures.billingham.equilibria.skp_expectations",
     "full_street_dynamics": "figures.frontier.full_street_dynamics",
     "qre_selection": "figures.qre.selection",
+    "qre_stability": "figures.qre.stability",
 }
 
 

@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                  "jam/fold equilibria: push and call ranges, heads-up thresholds chart"),
     "qre": ("qre.qre", "agent logit QRE: the principal branch, its limit, the selection "
                        "along the pot axis"),
+    "qre-fit": ("qre.fit", "the logit precision lambda of observed action counts (maximum "
+                           "likelihood over the QRE branch, with its interval)"),
     "reproduce": ("reproduce", "regenerate the figures of the reference papers and a report"),
 }
 

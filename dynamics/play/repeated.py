@@ -45,7 +45,8 @@ class SimulationResult:
     (``estimate_names``, e.g. ``"b_J@P1"`` = Player 1's estimate of b_J); ``stacks``
     (n_points, n_players) the net chips won so far; ``running_payoffs`` the mean ex-showdown
     payoff per round so far; ``mean_payoffs`` its final value; ``seconds`` the kernel's run
-    time.
+    time; ``terminal_counts`` (n_terminals,) the hands that ended at each terminal (rows of
+    the compiled game's payoffs).
     """
 
     rounds: int
@@ -61,6 +62,7 @@ class SimulationResult:
     names: tuple[str, ...]
     estimate_names: tuple[str, ...]
     options: dict[str, Any] = field(default_factory=dict)
+    terminal_counts: NDArray[np.int64] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"rounds": self.rounds, "seconds": self.seconds,
@@ -282,7 +284,7 @@ def simulate(game: str = "skp", pot: float = 9.0, k: float | Sequence[float] = 0
         rounds=int(rounds), seconds=seconds, rounds_per_second=rounds / max(seconds, 1e-12),
         mean_payoffs=mean, final={n: float(v) for n, v in zip(names, x)}, times=times,
         frequencies=s_x, estimates=s_est, stacks=stacks, running_payoffs=running, names=names,
-        estimate_names=pair_names, options=opts)
+        estimate_names=pair_names, options=opts, terminal_counts=hist.copy())
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,9 @@ def add_arguments(p) -> None:
     p.add_argument("--points", type=int_arg("points", 2, 10**7), default=1000,
                    help="samples of the time series")
     p.add_argument("--plot", default=None, help="write the frequency time series to FILE")
+    p.add_argument("--counts-out", default=None,
+                   help="write the actions taken at each information set over the simulated "
+                        "hands to FILE (JSON, the input of `pokerdyn qre-fit --counts`)")
 
 
 def parse_rates(args, n_players: int) -> tuple[list[float], list[int]]:
@@ -84,6 +87,8 @@ def run(args) -> int:
                    deals=deals, n_points=args.points, estimator=args.estimator)
     if args.plot:
         _plot(res, args.plot)
+    if args.counts_out:
+        _write_counts(game, values, res, args.counts_out)
     if args.json:
         emit_json(res.to_json())
         return 0
@@ -93,6 +98,19 @@ def run(args) -> int:
           "  ".join(f"P{i + 1}={v:+.5f}" for i, v in enumerate(res.mean_payoffs)))
     print("final: " + "  ".join(f"{n}={v:.4f}" for n, v in res.final.items()))
     return 0
+
+
+def _write_counts(game, values, res, path: str) -> None:
+    import json
+
+    from games import compile_game
+    from solvers.qre.estimate import counts_from_terminals, counts_to_json
+
+    cg = compile_game(game, values)
+    counts = counts_to_json(cg, counts_from_terminals(cg, res.terminal_counts))
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(counts, fh, indent=1)
+        fh.write("\n")
 
 
 def _plot(res, path: str) -> None:
