@@ -1,0 +1,117 @@
+"""``continuation(game, pots)``: equilibrium branches of a game along its pot, as one frozen
+result with a JSON form (``branches``: support, pot range and bifurcation points of each)."""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from games import Game, GameError
+
+from solvers.continuation.arclength import HELD, MIXED, ONE, ZERO
+from solvers.continuation.start import find_start
+from solvers.continuation.system import IndifferenceSystem, indifference_system
+from solvers.continuation.trace import Branch, BranchPoint, Options, trace_branches
+
+MAX_SAMPLES = 400  # points per branch kept in the JSON form
+
+
+@dataclass(frozen=True)
+class ContinuationResult:
+    """Branches met following the equilibrium found at ``start_pot`` through ``pots``
+    (upwards from the start, then downwards when the start is inside the range)."""
+
+    system: IndifferenceSystem
+    pots: tuple[float, float]
+    start_pot: float
+    branches: tuple[Branch, ...]
+    start_nash_conv: float
+    dominance: str
+    seconds: float
+
+    @property
+    def names(self) -> list[str]:
+        return self.system.names()
+
+    def max_certificate(self) -> float:
+        """Largest exact NashConv over all certified branch points."""
+        pts = [q for b in self.branches for q in (b.start, b.end, *b.folds) if q is not None]
+        return max((q.certificate.get("nash_conv", 0.0) for q in pts), default=0.0)
+
+    def to_json(self) -> dict[str, Any]:
+        names = self.names
+        return {
+            "game": self.system.game.name, "parameter": self.system.param,
+            "pots": list(self.pots), "start_pot": self.start_pot,
+            "start_solver_nash_conv": self.start_nash_conv, "dominance": self.dominance,
+            "frequencies": names, "seconds": self.seconds,
+            "max_nash_conv": self.max_certificate(),
+            "branches": [branch_record(b, names, i) for i, b in enumerate(self.branches)],
+        }
+
+
+def support_record(codes: np.ndarray, names: list[str]) -> dict[str, list[str]]:
+    """Names of the frequencies at 0, at 1, mixed (solved for) and held (a free parameter
+    of a family, or a set nobody reaches)."""
+    pick = {"zero": ZERO, "one": ONE, "mixed": MIXED, "held": HELD}
+    return {k: [names[i] for i in np.nonzero(codes == c)[0]] for k, c in pick.items()}
+
+
+def point_record(q: BranchPoint, names: list[str]) -> dict[str, Any]:
+    return {"kind": q.kind, "set": names[q.set_index] if q.set_index >= 0 else None,
+            "pot": q.pot, "frequencies": dict(zip(names, map(float, q.x))), **q.certificate}
+
+
+def branch_record(b: Branch, names: list[str], index: int) -> dict[str, Any]:
+    step = max(1, math.ceil(len(b.pots) / MAX_SAMPLES))
+    keep = list(range(0, len(b.pots), step))
+    if keep[-1] != len(b.pots) - 1:
+        keep.append(len(b.pots) - 1)
+    xs = np.array([b.xs[i] for i in keep])
+    mixed = np.nonzero(b.codes == MIXED)[0]
+    return {
+        "index": index, "support": support_record(b.codes, names),
+        "pot_range": list(b.pot_range),
+        "bifurcation_points": [point_record(q, names) for q in (b.start, *b.folds, b.end)
+                               if q is not None],
+        "samples": {"pot": [b.pots[i] for i in keep],
+                    "frequencies": {names[k]: xs[:, k].tolist() for k in mixed}},
+    }
+
+
+def continuation(game: Game, pots: tuple[float, float], start: float | None = None,
+                 param: str = "P", opts: Options = Options(), progress: bool = False,
+                 iterations: int = 20_000) -> ContinuationResult:
+    """Equilibrium branches of ``game`` for ``param`` in ``pots = (A, B)``.
+
+    The start (default ``A``) is an equilibrium found by CFR+ after iterated dominance and
+    polished by Newton; from it the branches are followed up to ``B`` (and down to ``A``
+    when the start lies inside).  Raises GameError for an empty or reversed range, a start
+    outside it, or a range outside the parameter's domain.
+    """
+    a, b = (float(v) for v in pots)
+    if not (math.isfinite(a) and math.isfinite(b)) or not a < b:
+        raise GameError(f"pot range {a:g}:{b:g} is empty or reversed; give A:B with A < B")
+    dom = game.domains.get(param)
+    if dom is not None and not (dom.contains(a) and dom.contains(b)):
+        raise GameError(f"pot range {a:g}:{b:g} is outside the allowed range "
+                        f"{dom.describe()} of {param}")
+    p0 = a if start is None else float(start)
+    if not a <= p0 <= b:
+        raise GameError(f"start={p0:g} is outside the pot range [{a:g}, {b:g}]")
+    t0 = time.perf_counter()
+    S = indifference_system(game, param)
+    st = find_start(S, p0, (a, b), iterations=iterations)
+    branches = trace_branches(S, st.support, st.x.copy(), p0, (a, b), 1.0, opts, progress) \
+        if p0 < b else []
+    if p0 > a:
+        down = trace_branches(S, st.support, st.x.copy(), p0, (a, b), -1.0, opts, progress)
+        branches = down[::-1] + branches
+    return ContinuationResult(S, (a, b), p0, tuple(branches), st.solver_nash_conv,
+                              st.dominance, time.perf_counter() - t0)
+
+
+__all__ = ["ContinuationResult", "continuation", "support_record"]
