@@ -31,6 +31,7 @@ class ContinuationResult:
     start_nash_conv: float
     dominance: str
     seconds: float
+    start_method: str = ""
 
     @property
     def names(self) -> list[str]:
@@ -46,7 +47,8 @@ class ContinuationResult:
         return {
             "game": self.system.game.name, "parameter": self.system.param,
             "pots": list(self.pots), "start_pot": self.start_pot,
-            "start_solver_nash_conv": self.start_nash_conv, "dominance": self.dominance,
+            "start_solver_nash_conv": self.start_nash_conv, "start_method": self.start_method,
+            "dominance": self.dominance,
             "frequencies": names, "seconds": self.seconds,
             "max_nash_conv": self.max_certificate(),
             "branches": [branch_record(b, names, i) for i, b in enumerate(self.branches)],
@@ -111,7 +113,7 @@ def continuation(game: Game, pots: tuple[float, float], start: float | None = No
         down = trace_branches(S, st.support, st.x.copy(), p0, (a, b), -1.0, opts, progress)
         branches = down[::-1] + branches
     return ContinuationResult(S, (a, b), p0, tuple(branches), st.solver_nash_conv,
-                              st.dominance, time.perf_counter() - t0)
+                              st.dominance, time.perf_counter() - t0, st.method)
 
 
 __all__ = ["ContinuationResult", "continuation", "support_record"]
