@@ -36,11 +36,14 @@ else:
     r = continuation(g, (a, b), start=float(start), opts=Options(max_branches=mb))
     s = time.perf_counter() - t1
     js = r.to_json()
+    from figures.frontier.n_card import split_bets
+    splits = split_bets(r) if game.startswith("kuhn3(") else []
     br = js["branches"]
     out = {"seconds": s, "branches": len(br), "seconds_per_branch": s / max(1, len(br)),
            "max_nash_conv": js["max_nash_conv"], "start_method": js.get("start_method"),
            "pot_covered": [min(x["pot_range"][0] for x in br), max(x["pot_range"][1] for x in br)],
-           "mid_range_bets": js.get("mid_range_bets", [])}
+           "moving_branches": sum(1 for x in br if x["pot_range"][1] - x["pot_range"][0] > 1e-9),
+           "split_bets": [{k: v for k, v in b.items() if k != "branches"} for b in splits]}
 out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out["import_and_build_s"] = t1 - t0
 print(json.dumps(out))

@@ -121,7 +121,7 @@ def test_cli_json_has_branches_and_bad_input_is_one_line(tmp_path):
     js = json.loads(out)
     (br,) = js["branches"]
     assert rc == 0 and plot.stat().st_size > 0
-    assert set(br["support"]) == {"zero", "one", "mixed", "held"}
+    assert set(br["support"]) == {"zero", "one", "mixed", "held", "unreached"}
     assert br["support"]["zero"] == ["c_K"]
     assert br["pot_range"] == pytest.approx([6.0, 7.0])
     assert [q["kind"] for q in br["bifurcation_points"]] == ["start", "pot bound"]

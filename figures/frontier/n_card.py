@@ -65,8 +65,10 @@ def bet_equities(res: ContinuationResult, x: np.ndarray, pot: float) -> list[dic
     return out
 
 
-def mid_range_bets(res: ContinuationResult, every: int = 10) -> list[dict[str, Any]]:
-    """Bets that value-bet one opponent and bluff the other, on sampled branch points."""
+def split_bets(res: ContinuationResult, every: int = 10) -> list[dict[str, Any]]:
+    """Bets that value-bet one opponent and bluff the other, on sampled branch points;
+    ``mid_range`` marks a card that is neither among the two lowest nor the two highest of
+    the deck (Billingham's mid-range bet; the second-best card splits already for N = 5)."""
     found: dict[tuple, dict] = {}
     for bi, b in enumerate(res.branches):
         for i in list(range(0, len(b.pots), every)) + [len(b.pots) - 1]:
@@ -80,10 +82,14 @@ def mid_range_bets(res: ContinuationResult, every: int = 10) -> list[dict[str, A
                                                  "pot_example": b.pots[i]})
                     rec["pots"].append(b.pots[i])
                     rec["branches"].add(bi)
+    deck = sorted({inf.label.split(":")[1].split("|")[0] for inf in res.system.game.infosets},
+                  key=RANKS.get)
     out = []
     for rec in found.values():
         eq = rec["example"]["equity"]
+        rank = deck.index(rec["card"])
         out.append({"player": rec["player"], "card": rec["card"], "history": rec["history"],
+                    "mid_range": 2 <= rank <= len(deck) - 3,
                     "pot_range": [min(rec["pots"]), max(rec["pots"])],
                     "branches": sorted(rec["branches"]),
                     "value_bet_against": max(eq, key=eq.get),
@@ -127,9 +133,11 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                      f"{res.max_certificate():.1e}", fontsize=9)
         numbers[f"N={n}"] = {"branches": len(res.branches),
                              "max_nash_conv": res.max_certificate(),
-                             "mid_range_bets": mid_range_bets(res)}
+                             "split_bets": split_bets(res)}
     path = save(fig, out_dir, "n_card_branches.png")
-    mids = {k: v["mid_range_bets"] for k, v in numbers.items()}
+    mids = {k: [f"P{b['player']} {b['card']} after '{b['history']}'"
+                + (" (mid-range)" if b["mid_range"] else "") for b in v["split_bets"]]
+            for k, v in numbers.items()}
     summary = ("Equilibrium frequencies of N-card 3-player Kuhn poker against the pot P, "
                "branch by branch (grey lines: support changes). Bets that are a value bet "
                f"against one opponent and a bluff against the other: {mids}")

@@ -17,12 +17,15 @@ from solvers.continuation.system import IndifferenceSystem, indifference_system
 from solvers.continuation.trace import Branch, BranchPoint, Options, trace_branches
 
 MAX_SAMPLES = 400  # points per branch kept in the JSON form
+MAX_RESTARTS = 10  # fresh starts when the curve leaves the range on the wrong side
 
 
 @dataclass(frozen=True)
 class ContinuationResult:
     """Branches met following the equilibrium found at ``start_pot`` through ``pots``
-    (upwards from the start, then downwards when the start is inside the range)."""
+    (upwards from the start and downwards when the start is inside the range), ordered
+    down-branches first; a branch whose start point has kind ``start`` begins at a freshly
+    found equilibrium (the first, or a restart where the curve left the range early)."""
 
     system: IndifferenceSystem
     pots: tuple[float, float]
@@ -51,15 +54,20 @@ class ContinuationResult:
             "dominance": self.dominance,
             "frequencies": names, "seconds": self.seconds,
             "max_nash_conv": self.max_certificate(),
-            "branches": [branch_record(b, names, i) for i, b in enumerate(self.branches)],
+            "branches": [branch_record(b, names, i, self.system)
+                         for i, b in enumerate(self.branches)],
         }
 
 
-def support_record(codes: np.ndarray, names: list[str]) -> dict[str, list[str]]:
-    """Names of the frequencies at 0, at 1, mixed (solved for) and held (a free parameter
-    of a family, or a set nobody reaches)."""
-    pick = {"zero": ZERO, "one": ONE, "mixed": MIXED, "held": HELD}
-    return {k: [names[i] for i in np.nonzero(codes == c)[0]] for k, c in pick.items()}
+def support_record(codes: np.ndarray, names: list[str],
+                   reach: np.ndarray | None = None) -> dict[str, list[str]]:
+    """Names of the frequencies at 0, at 1, mixed (solved for), held (a free parameter of a
+    family of equilibria, held at its value along the branch) and unreached (held too: a
+    set that chance and the others never reach, payoff-irrelevant; needs ``reach``)."""
+    off = np.zeros(len(codes), dtype=bool) if reach is None else (reach < 1e-12)
+    pick = {"zero": codes == ZERO, "one": codes == ONE, "mixed": codes == MIXED,
+            "held": (codes == HELD) & ~off, "unreached": (codes == HELD) & off}
+    return {k: [names[i] for i in np.nonzero(m)[0]] for k, m in pick.items()}
 
 
 def point_record(q: BranchPoint, names: list[str]) -> dict[str, Any]:
@@ -67,7 +75,8 @@ def point_record(q: BranchPoint, names: list[str]) -> dict[str, Any]:
             "pot": q.pot, "frequencies": dict(zip(names, map(float, q.x))), **q.certificate}
 
 
-def branch_record(b: Branch, names: list[str], index: int) -> dict[str, Any]:
+def branch_record(b: Branch, names: list[str], index: int,
+                  system: IndifferenceSystem | None = None) -> dict[str, Any]:
     step = max(1, math.ceil(len(b.pots) / MAX_SAMPLES))
     keep = list(range(0, len(b.pots), step))
     if keep[-1] != len(b.pots) - 1:
@@ -75,13 +84,38 @@ def branch_record(b: Branch, names: list[str], index: int) -> dict[str, Any]:
     xs = np.array([b.xs[i] for i in keep])
     mixed = np.nonzero(b.codes == MIXED)[0]
     return {
-        "index": index, "support": support_record(b.codes, names),
+        "index": index,
+        "support": support_record(b.codes, names, None if system is None else
+                                  system.cf_reach(b.xs[0], b.pots[0])),
         "pot_range": list(b.pot_range),
         "bifurcation_points": [point_record(q, names) for q in (b.start, *b.folds, b.end)
                                if q is not None],
         "samples": {"pot": [b.pots[i] for i in keep],
                     "frequencies": {names[k]: xs[:, k].tolist() for k in mixed}},
     }
+
+
+def _cover(S: IndifferenceSystem, st, pots: tuple[float, float], direction: float,
+           opts: Options, progress: bool, iterations: int) -> list[Branch]:
+    """Branches from ``st`` in ``direction``; where the curve leaves the range on the
+    other side (or stops) before reaching the far end, a fresh equilibrium is found a little
+    further on (2% of the range) and followed too, at most ``MAX_RESTARTS`` times."""
+    a, b = pots
+    out = trace_branches(S, st.support, st.x.copy(), st.pot, pots, direction, opts, progress)
+    for _ in range(MAX_RESTARTS):
+        reach = max(br.pot_range[1] for br in out) if direction > 0 else \
+            min(br.pot_range[0] for br in out)
+        gap = b - reach if direction > 0 else reach - a
+        if gap < 1e-9 * (b - a) or len(out) >= opts.max_branches:
+            break
+        p1 = reach + direction * min(gap, 0.02 * (b - a))
+        try:
+            nxt = find_start(S, p1, pots, iterations=iterations)
+        except GameError:
+            break
+        out += trace_branches(S, nxt.support, nxt.x.copy(), p1, pots, direction, opts,
+                              progress)
+    return out
 
 
 def continuation(game: Game, pots: tuple[float, float], start: float | None = None,
@@ -107,12 +141,9 @@ def continuation(game: Game, pots: tuple[float, float], start: float | None = No
     t0 = time.perf_counter()
     S = indifference_system(game, param)
     st = find_start(S, p0, (a, b), iterations=iterations)
-    branches = trace_branches(S, st.support, st.x.copy(), p0, (a, b), 1.0, opts, progress) \
-        if p0 < b else []
-    if p0 > a:
-        down = trace_branches(S, st.support, st.x.copy(), p0, (a, b), -1.0, opts, progress)
-        branches = down[::-1] + branches
-    return ContinuationResult(S, (a, b), p0, tuple(branches), st.solver_nash_conv,
+    up = _cover(S, st, (a, b), 1.0, opts, progress, iterations) if p0 < b else []
+    down = _cover(S, st, (a, b), -1.0, opts, progress, iterations) if p0 > a else []
+    return ContinuationResult(S, (a, b), p0, tuple(down[::-1] + up), st.solver_nash_conv,
                               st.dominance, time.perf_counter() - t0, st.method)
 
 

@@ -74,12 +74,15 @@ def run(args) -> int:
           f"largest exact NashConv at a branch point {res.max_certificate():.2e}; "
           f"{res.seconds:.1f} s")
     for i, br in enumerate(res.branches):
-        rec = branch_record(br, names, i)
+        rec = branch_record(br, names, i, res.system)
         lo, hi = rec["pot_range"]
+        if hi - lo < 1e-9 and i + 1 < len(res.branches):
+            continue   # a support passed through at one pot: its end shows on the next line
         sup = rec["support"]
         end = rec["bifurcation_points"][-1]
         print(f"  branch {i}: P in [{lo:.6g}, {hi:.6g}], mixed {len(sup['mixed'])} "
-              f"(held {len(sup['held'])}), at 1: {len(sup['one'])}; ends: {end['kind']}"
+              f"(held {len(sup['held'])}, unreached {len(sup['unreached'])}), "
+              f"at 1: {len(sup['one'])}; ends: {end['kind']}"
               f"{' ' + end['set'] if end['set'] else ''} at P = {end['pot']:.8g} "
               f"(exact NashConv {end.get('nash_conv', float('nan')):.1e})")
     return 0
