@@ -130,3 +130,13 @@ def test_cli_json_has_branches_and_bad_input_is_one_line(tmp_path):
                 ["skp", "--pots", "2"], ["skp", "--pots", "2:4", "--start", "9"]):
         rc, out, err = _cli(["continuation", *bad])
         assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1, bad
+
+
+def test_n_card_figure_quick_renders_certified_branches(tmp_path):
+    """The `n_card` figure (quick: N = 4, 3.2 <= P <= 4.2) draws certified branches."""
+    from figures.frontier.n_card import main
+
+    res = main(tmp_path, seed=0, quick=True)
+    assert res.files[0].stat().st_size > 0
+    num = res.numbers["N=4"]
+    assert num["branches"] >= 2 and num["max_nash_conv"] < 1e-8
