@@ -12,12 +12,12 @@ import numpy as np
 from games import Game, GameError
 
 from solvers.continuation.arclength import HELD, MIXED, ONE, ZERO
-from solvers.continuation.start import find_start
+from solvers.continuation.start import Start, find_start, polish
 from solvers.continuation.system import IndifferenceSystem, indifference_system
-from solvers.continuation.trace import Branch, BranchPoint, Options, trace_branches
+from solvers.continuation.trace import Branch, BranchPoint, Options, moving, trace_branches
 
 MAX_SAMPLES = 400  # points per branch kept in the JSON form
-MAX_RESTARTS = 10  # fresh starts when the curve leaves the range on the wrong side
+MAX_RESTARTS = 60  # fresh starts when the curve leaves the range on the wrong side
 
 
 @dataclass(frozen=True)
@@ -95,24 +95,48 @@ def branch_record(b: Branch, names: list[str], index: int,
     }
 
 
-def _cover(S: IndifferenceSystem, st, pots: tuple[float, float], direction: float,
+def warm_start(S: IndifferenceSystem, branches: list[Branch], st: Start, p1: float,
+               direction: float) -> Start | None:
+    """An equilibrium at ``p1`` polished from the farthest point reached so far (cheap; a
+    fold there means the branch found this way is another one), or None."""
+    pts = [(p, x) for br in branches for p, x in zip(br.pots, br.xs)]
+    _, x0 = max(pts, key=lambda q: direction * q[0])
+    locked = {int(k): int(st.support.codes[k]) for k in np.nonzero(st.support.locked)[0]}
+    x = x0.copy()
+    sup = polish(S, x, p1, locked)
+    if sup is None or regrets_ok(S, x, p1) is False:
+        return None
+    return Start(x, float(p1), sup, 0.0, 0, st.dominance, "warm")
+
+
+def regrets_ok(S: IndifferenceSystem, x: np.ndarray, p: float) -> bool:
+    from games.compiled import compile_game
+    from solvers.evaluation import nash_conv
+
+    return nash_conv(compile_game(S.game, {**S.cg.values, S.param: p}), S.sigma(x)) < 1e-9
+
+
+def _cover(S: IndifferenceSystem, st: Start, pots: tuple[float, float], direction: float,
            opts: Options, progress: bool, iterations: int) -> list[Branch]:
     """Branches from ``st`` in ``direction``; where the curve leaves the range on the
     other side (or stops) before reaching the far end, a fresh equilibrium is found a little
-    further on (2% of the range) and followed too, at most ``MAX_RESTARTS`` times."""
+    further on (2% of the range: polished from the farthest point, else found from scratch)
+    and followed too, at most ``MAX_RESTARTS`` times."""
     a, b = pots
     out = trace_branches(S, st.support, st.x.copy(), st.pot, pots, direction, opts, progress)
     for _ in range(MAX_RESTARTS):
         reach = max(br.pot_range[1] for br in out) if direction > 0 else \
             min(br.pot_range[0] for br in out)
         gap = b - reach if direction > 0 else reach - a
-        if gap < 1e-9 * (b - a) or len(out) >= opts.max_branches:
+        if gap < 1e-9 * (b - a) or moving(out) >= opts.max_branches:
             break
         p1 = reach + direction * min(gap, 0.02 * (b - a))
-        try:
-            nxt = find_start(S, p1, pots, iterations=iterations)
-        except GameError:
-            break
+        nxt = warm_start(S, out, st, p1, direction)
+        if nxt is None:
+            try:
+                nxt = find_start(S, p1, pots, iterations=iterations)
+            except GameError:
+                break
         out += trace_branches(S, nxt.support, nxt.x.copy(), p1, pots, direction, opts,
                               progress)
     return out

@@ -62,6 +62,10 @@ def reduce_degenerate(S: IndifferenceSystem, sup: Support, x: NDArray, p: float)
     equations (column- and row-pivoted QR of the Jacobian), so that the augmented Jacobian
     has full row rank: on a family of equilibria this follows one curve of it."""
     sup = sup.copy()
+    # sets that chance and the others never reach: gain 0 whatever x, payoff-irrelevant
+    off = (sup.codes == MIXED) & (S.cf_reach(x, p) < 1e-14)
+    sup.codes[off] = HELD
+    sup.dropped = np.union1d(sup.dropped, np.nonzero(off)[0])
     for _ in range(3):
         J = augmented_jacobian(S, sup, x, p)
         m = J.shape[0]

@@ -51,10 +51,14 @@ class Branch:
         return (min(self.pots), max(self.pots))
 
 
+PASSES_PER_BRANCH = 10
+
+
 @dataclass(frozen=True)
 class Options:
     """Step control: initial, smallest and largest arclength step, steps per branch, the
-    number of branches and whether to certify points (exact, slower for big games)."""
+    number of branches along which P moves (each direction; supports passed at one pot
+    count only up to PASSES_PER_BRANCH times as many) and whether to certify points."""
 
     h0: float = 0.05
     hmin: float = 1e-7
@@ -150,18 +154,17 @@ def switch(S: IndifferenceSystem, sup: Support, kind: str, k: int, x: NDArray, p
            prev: NDArray, direction: float) -> tuple[Support, NDArray, NDArray] | None:
     """The support after an event at set ``k`` and the oriented tangent to leave along;
     None when the event ends the continuation."""
+    if kind not in ("reaches 0", "reaches 1", "enters", "family ends"):
+        return None
     new = sup.copy()
     x = x.copy()
+    new.codes[new.codes == HELD] = MIXED     # the degenerate directions are found afresh
+    new.dropped = np.zeros(0, dtype=np.int64)
     if kind in ("reaches 0", "reaches 1"):
         new.codes[k] = ZERO if kind == "reaches 0" else ONE
         x[k] = 0.0 if kind == "reaches 0" else 1.0
     elif kind == "enters":
         new.codes[k] = MIXED
-    elif kind == "family ends":
-        new.codes[new.codes == HELD] = MIXED
-        new.dropped = np.zeros(0, dtype=np.int64)
-    else:
-        return None
     new = reduce_degenerate(S, new, x, p)
     J = augmented_jacobian(S, new, x, p)
     t = tangent(J, None, direction)
@@ -173,9 +176,27 @@ def switch(S: IndifferenceSystem, sup: Support, kind: str, k: int, x: NDArray, p
         crit = (row @ t) * (-1.0 if kind == "reaches 0" else 1.0)
     else:
         crit = 0.0
+    if abs(crit) < 1e-10:   # keep going the way the old branch went (shared coordinates)
+        crit = t @ _embed(prev, sup.free, new.free)
     if abs(crit) < 1e-10:
-        crit = t[-1] * np.sign(prev[-1] if prev is not None and prev[-1] else direction)
+        crit = t[-1] * direction
     return new, x, (-t if crit < 0 else t)
+
+
+def _embed(v: NDArray, old_free: NDArray, new_free: NDArray) -> NDArray:
+    """A tangent ``(x[old_free], p)`` written in the coordinates ``(x[new_free], p)``."""
+    out = np.zeros(new_free.shape[0] + 1)
+    pos = {int(k): i for i, k in enumerate(old_free)}
+    for j, k in enumerate(new_free):
+        if int(k) in pos:
+            out[j] = v[pos[int(k)]]
+    out[-1] = v[-1]
+    return out
+
+
+def moving(branches: list[Branch]) -> int:
+    """Branches along which P changes (the others pass a support at one pot)."""
+    return sum(1 for b in branches if b.pot_range[1] - b.pot_range[0] > 1e-9)
 
 
 def trace_branches(S: IndifferenceSystem, sup: Support, x: NDArray, p: float,
@@ -190,7 +211,8 @@ def trace_branches(S: IndifferenceSystem, sup: Support, x: NDArray, p: float,
     bar = tqdm(total=int(round((pots[1] - pots[0]) * 1000)), desc="continuation",
                disable=not progress, leave=False, unit="mP", mininterval=0.5)
     try:
-        while len(branches) < opts.max_branches:
+        while (moving(branches) < opts.max_branches
+               and len(branches) < PASSES_PER_BRANCH * opts.max_branches):
             sup = reduce_degenerate(S, sup, x, p)
             br, kind, k, t, x = trace_support(S, sup, x, p, pots, direction, prev, opts, bar)
             p = br.pots[-1]
@@ -211,4 +233,4 @@ def trace_branches(S: IndifferenceSystem, sup: Support, x: NDArray, p: float,
     return branches
 
 
-__all__ = ["Branch", "BranchPoint", "Options", "switch", "trace_branches", "trace_support"]
+__all__ = ["Branch", "BranchPoint", "Options", "moving", "switch", "trace_branches", "trace_support"]
