@@ -133,10 +133,10 @@ def test_cli_json_has_branches_and_bad_input_is_one_line(tmp_path):
 
 
 def test_n_card_figure_quick_renders_certified_branches(tmp_path):
-    """The `n_card` figure (quick: N = 4, 3.2 <= P <= 4.2) draws certified branches."""
+    """The `n_card` figure (quick: N = 3, 2 <= P <= 10) draws certified branches."""
     from figures.frontier.n_card import main
 
     res = main(tmp_path, seed=0, quick=True)
     assert res.files[0].stat().st_size > 0
-    num = res.numbers["N=4"]
+    num = res.numbers["N=3"]
     assert num["branches"] >= 2 and num["max_nash_conv"] < 1e-8

@@ -5,8 +5,8 @@ bet against one opponent and a bluff against the other (the paper's mid-range be
 A bet of player p holding card c is classified against each opponent q by the equity of c
 against q's *calling* hands when the other opponent has folded (q's call frequency at her
 card weighted by the probability that chance and the others reach the bet): above 1/2 it is
-a value bet against q, below a bluff.  ``quick`` draws N = 4 on a short range; the full run
-draws N = 4..7 over 2 <= P <= 10.
+a value bet against q, below a bluff.  ``quick`` draws N = 3 (seconds); the full run draws
+N = 4..7 over 2 <= P <= 10 (several minutes).
 """
 from __future__ import annotations
 
@@ -121,9 +121,9 @@ def plot_branches(ax, res: ContinuationResult, names: list[str] | None = None):
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    cards = (4,) if quick else (4, 5, 6, 7)
-    pots, start = ((3.2, 4.2), 3.7) if quick else ((2.0, 10.0), 5.3)
-    opts = Options(max_branches=8 if quick else 60)
+    cards = (3,) if quick else (4, 5, 6, 7)
+    pots, start = (2.0, 10.0), 5.3
+    opts = Options(max_branches=60)
     fig, axes = new_figure(len(cards), 1, size=(7.5, 2.6 * len(cards)), squeeze=False)
     numbers: dict[str, Any] = {}
     for ax, n in zip(axes[:, 0], cards):

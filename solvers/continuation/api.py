@@ -14,7 +14,8 @@ from games import Game, GameError
 from solvers.continuation.arclength import HELD, MIXED, ONE, ZERO
 from solvers.continuation.start import Start, find_start, polish
 from solvers.continuation.system import IndifferenceSystem, indifference_system
-from solvers.continuation.trace import Branch, BranchPoint, Options, moving, trace_branches
+from solvers.continuation.trace import (PASSES_PER_BRANCH, Branch, BranchPoint, Options,
+                                        moving, trace_branches)
 
 MAX_SAMPLES = 400  # points per branch kept in the JSON form
 MAX_RESTARTS = 60  # fresh starts when the curve leaves the range on the wrong side
@@ -128,7 +129,8 @@ def _cover(S: IndifferenceSystem, st: Start, pots: tuple[float, float], directio
         reach = max(br.pot_range[1] for br in out) if direction > 0 else \
             min(br.pot_range[0] for br in out)
         gap = b - reach if direction > 0 else reach - a
-        if gap < 1e-9 * (b - a) or moving(out) >= opts.max_branches:
+        if (gap < 1e-9 * (b - a) or moving(out) >= opts.max_branches
+                or len(out) >= PASSES_PER_BRANCH * opts.max_branches):
             break
         p1 = reach + direction * min(gap, 0.02 * (b - a))
         nxt = warm_start(S, out, st, p1, direction)
