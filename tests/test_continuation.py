@@ -140,3 +140,19 @@ def test_n_card_figure_quick_renders_certified_branches(tmp_path):
     assert res.files[0].stat().st_size > 0
     num = res.numbers["N=3"]
     assert num["branches"] >= 2 and num["max_nash_conv"] < 1e-8
+
+
+def test_every_sample_of_every_branch_is_an_equilibrium():
+    """Not only the certified branch points: every accepted continuation step of the
+    3-card game over 2 <= P <= 10 has NashConv below 1e-9 (float kernels)."""
+    from games.compiled import compile_game
+    from solvers.evaluation import nash_conv
+
+    game = get_game("kuhn3(cards=3)")
+    res = continuation(game, (2.0, 10.0), start=5.3)
+    lo = min(b.pot_range[0] for b in res.branches)
+    hi = max(b.pot_range[1] for b in res.branches)
+    assert lo == pytest.approx(2.0) and hi == pytest.approx(10.0)
+    for b in res.branches:
+        for p, x in zip(b.pots, b.xs):
+            assert nash_conv(compile_game(game, {"P": p}), res.system.sigma(x)) < 1e-9
