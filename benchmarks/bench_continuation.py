@@ -39,10 +39,11 @@ else:
     from figures.frontier.n_card import split_bets
     splits = split_bets(r) if game.startswith("kuhn3(") else []
     br = js["branches"]
+    mv = sum(1 for x in br if x["pot_range"][1] - x["pot_range"][0] > 1e-9)
     out = {"seconds": s, "branches": len(br), "seconds_per_branch": s / max(1, len(br)),
            "max_nash_conv": js["max_nash_conv"], "start_method": js.get("start_method"),
            "pot_covered": [min(x["pot_range"][0] for x in br), max(x["pot_range"][1] for x in br)],
-           "moving_branches": sum(1 for x in br if x["pot_range"][1] - x["pot_range"][0] > 1e-9),
+           "moving_branches": mv, "seconds_per_moving_branch": s / max(1, mv),
            "split_bets": [{k: v for k, v in b.items() if k != "branches"} for b in splits]}
 out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 out["import_and_build_s"] = t1 - t0
@@ -68,19 +69,18 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default="benchmarks/results/continuation.json")
     args = ap.parse_args(argv)
     a, b = (float(v) for v in args.pots.split(":"))
-    rows = {"baseline: enumeration kuhn3-third (whole axis)": run("kuhn3-third", (a, b),
-                                                                  "enumerate", 0),
-            "continuation kuhn3-third": run("kuhn3-third", (a, b), args.start,
-                                            args.max_branches)}
-    for n in (int(c) for c in args.cards.split(",")):
-        rows[f"continuation kuhn3(cards={n})"] = run(f"kuhn3(cards={n})", (a, b), args.start,
-                                                    args.max_branches)
-    for k, v in rows.items():
-        print(f"{k:50s} {json.dumps(v)}", flush=True)
+    cases = [("baseline: enumeration kuhn3-third (whole axis)", "kuhn3-third", "enumerate"),
+             ("continuation kuhn3-third", "kuhn3-third", args.start)]
+    cases += [(f"continuation kuhn3(cards={n})", f"kuhn3(cards={n})", args.start)
+              for n in (int(c) for c in args.cards.split(","))]
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as fh:
-        json.dump({"pots": [a, b], "start": args.start, "max_branches": args.max_branches,
-                   "rows": rows}, fh, indent=1)
+    rows: dict = {}
+    for label, game, start in cases:
+        rows[label] = run(game, (a, b), start, args.max_branches)
+        print(f"{label:50s} {json.dumps(rows[label])}", flush=True)
+        with open(args.out, "w") as fh:   # after every row: a long run keeps what it has
+            json.dump({"pots": [a, b], "start": args.start, "max_branches": args.max_branches,
+                       "rows": rows}, fh, indent=1)
     return 0
 
 
