@@ -156,3 +156,21 @@ def test_every_sample_of_every_branch_is_an_equilibrium():
     for b in res.branches:
         for p, x in zip(b.pots, b.xs):
             assert nash_conv(compile_game(game, {"P": p}), res.system.sigma(x)) < 1e-9
+
+
+def test_bet_equities_of_the_best_and_worst_card():
+    """The bet classifier of the n_card figure: an ace bet wins against every calling range
+    (equity 1), a bet with the lowest card loses to every one (equity 0), at all branch
+    points of the 3-card game (deck Q K A)."""
+    from figures.frontier.n_card import bet_equities
+
+    res = continuation(get_game("kuhn3(cards=3)"), (2.0, 10.0), start=5.3)
+    seen = set()
+    for b in res.branches:
+        for p, x in ((b.pots[0], b.xs[0]), (b.pots[-1], b.xs[-1])):
+            for r in bet_equities(res, x, p):
+                if r["card"] in "AQ":
+                    want = 1.0 if r["card"] == "A" else 0.0
+                    assert all(abs(v - want) < 1e-12 for v in r["equity"].values())
+                    seen.add(r["card"])
+    assert "A" in seen
