@@ -21,6 +21,7 @@ from games.catalog.kuhn import RANKS
 from games.compiled import compile_game
 from solvers import _kernels as K
 from solvers.continuation.api import ContinuationResult, continuation
+from solvers.continuation.arclength import HELD, MIXED
 from solvers.continuation.trace import Options
 
 SOURCE = "Billingham, arXiv 1802.04670 (figures of frequencies against P; the mid-range bet)"
@@ -101,7 +102,8 @@ def split_bets(res: ContinuationResult, every: int = 10) -> list[dict[str, Any]]
 
 
 def plot_branches(ax, res: ContinuationResult, names: list[str] | None = None):
-    """Frequencies of the mixed sets against P, one colour per frequency."""
+    """Frequencies of the mixed sets against P, one colour per frequency (dotted: held
+    at its value, a family's free parameter or a set nobody reaches)."""
     all_names = res.names
     pick = names or all_names
     cmap = {n: f"C{i % 10}" for i, n in enumerate(pick)}
@@ -109,8 +111,10 @@ def plot_branches(ax, res: ContinuationResult, names: list[str] | None = None):
         xs = np.array(b.xs)
         for n in pick:
             k = all_names.index(n)
-            if np.ptp(xs[:, k]) > 1e-9 or 0 < xs[0, k] < 1:
+            if b.codes[k] == MIXED:
                 ax.plot(b.pots, xs[:, k], color=cmap[n], lw=0.9)
+            elif b.codes[k] == HELD:   # a family's free parameter (or an unreached set)
+                ax.plot(b.pots, xs[:, k], color=cmap[n], lw=0.5, ls=":")
         if b.end is not None:
             ax.axvline(b.end.pot, color="0.85", lw=0.4, zorder=0)
     ax.set_xlabel("pot P")

@@ -122,7 +122,7 @@ def _cover(S: IndifferenceSystem, st: Start, pots: tuple[float, float], directio
     """Branches from ``st`` in ``direction``; where the curve leaves the range on the
     other side (or stops) before reaching the far end, a fresh equilibrium is found a little
     further on (2% of the range: polished from the farthest point, else found from scratch)
-    and followed too, at most ``MAX_RESTARTS`` times."""
+    and followed both ways, back over the gap and on, at most ``MAX_RESTARTS`` times."""
     a, b = pots
     out = trace_branches(S, st.support, st.x.copy(), st.pot, pots, direction, opts, progress)
     for _ in range(MAX_RESTARTS):
@@ -139,8 +139,12 @@ def _cover(S: IndifferenceSystem, st: Start, pots: tuple[float, float], directio
                 nxt = find_start(S, p1, pots, iterations=iterations)
             except GameError:
                 break
-        out += trace_branches(S, nxt.support, nxt.x.copy(), p1, pots, direction, opts,
-                              progress)
+        # back over the gap jumped (stopping where the range covered so far ends), then on
+        gap_pots = (reach, p1) if direction > 0 else (p1, reach)
+        back = trace_branches(S, nxt.support, nxt.x.copy(), p1, gap_pots, -direction, opts,
+                              False)
+        out += back[::-1] + trace_branches(S, nxt.support, nxt.x.copy(), p1, pots, direction,
+                                           opts, progress)
     return out
 
 
