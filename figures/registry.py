@@ -32,6 +32,7 @@ FIGURES: dict[str, str] = {
     "full_street_dynamics": "figures.frontier.full_street_dynamics",
     "qre_selection": "figures.qre.selection",
     "qre_stability": "figures.qre.stability",
+    "n_card": "figures.frontier.n_card",
 }
 
 

@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                    "mean and std of the frequency estimators at fixed frequencies (App. D)"),
     "export": ("exact.export", "write a game in Gambit's .efg format with exact rationals"),
     "equilibria": ("exact.equilibria", "exact equilibrium families, piecewise in the pot size P"),
+    "continuation": ("exact.continuation",
+                     "equilibrium branches in the pot P by pseudo-arclength continuation"),
     "crosscheck": ("exact.crosscheck",
                    "cross-check the exact equilibrium families against fictitious play"),
     "icm": ("tournament.icm", "ICM tournament equity of a stack vector (Malmuth-Harville)"),

@@ -28,7 +28,8 @@ def families(game_name: str, pot: str | None) -> tuple:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
     if n > MAX_PARAMETERS:
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
-                        f"({n} > {MAX_PARAMETERS})")
+                        f"({n} > {MAX_PARAMETERS}); follow its equilibria along P with "
+                        "`pokerdyn continuation GAME --pots A:B`")
     if pot is None:
         return game, [(pc.p_set, s) for pc in equilibrium_pieces(game) for s in pc.solutions]
     v = parse_pot(pot, game)
