@@ -17,8 +17,13 @@ from solvers import nash_conv
 from solvers.sequence.lcp import solve_lcp
 from solvers.sequence.lp import solve_lp
 
-pytest.importorskip("pygambit")
-from solvers.sequence.gambit_check import gambit_lcp  # noqa: E402
+
+
+def gambit_lcp(cg):
+    """pygambit's lcp_solve (these comparisons skip where pygambit is not installed)."""
+    pytest.importorskip("pygambit")
+    from solvers.sequence.gambit_check import gambit_lcp as run
+    return run(cg)
 
 KUHN = compile_game(get_game("kuhn"))
 
@@ -119,6 +124,12 @@ def test_blind_vs_blind_chip_ev_is_zero_sum_and_lcp_matches_lp():
     assert np.abs(cg.payoffs.sum(axis=1)).max() < 1e-12
     eq = solve_lcp(cg, exact=False).equilibria[0]
     assert abs(eq.payoffs[0] - solve_lp(cg).value) < 1e-9
+
+
+def test_starts_replay_exactly_from_a_seed():
+    """Covering vectors of starts >= 1 come from the seed only."""
+    a, b = solve_lcp(KUHN, starts=3, seed=7), solve_lcp(KUHN, starts=3, seed=7)
+    assert [e.exact_plans for e in a.equilibria] == [e.exact_plans for e in b.equilibria]
 
 
 def test_blind_vs_blind_needs_three_seats():
