@@ -204,7 +204,9 @@ def with_notice(what: str, work: Callable[[], Any], summary: Callable[[Any], str
     return out
 
 
-def refuse_lp_beyond_two_players(spec: str) -> None:
+def refuse_lp_beyond_two_players(spec: str,
+                                 needs: str = "the LP solver needs a 2-player zero-sum game"
+                                 ) -> None:
     """The LP solver's player check, from the spec's ``players`` option before any build
     (a large game's build would come first; the solver checks the built game again)."""
     from games.catalog.spec import parse_spec
@@ -217,8 +219,7 @@ def refuse_lp_beyond_two_players(spec: str) -> None:
         return  # the build reports a bad spec
     p = opts.get("players")
     if isinstance(p, int) and not isinstance(p, bool) and p != 2:
-        raise GameError(f"the LP solver needs a 2-player zero-sum game; {spec!r} has {p} "
-                        "players (use fp, hedge or cfr+)")
+        raise GameError(f"{needs}; {spec!r} has {p} players (use fp, hedge or cfr+)")
 
 
 def game_and_values(name: str, pot: str | None,

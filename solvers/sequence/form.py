@@ -31,7 +31,8 @@ class SequenceForm:
     ``n_sequences[p]``; ``seq[I, a]``: the owner's sequence index of action ``a`` at set
     ``I`` (-1 for illegal actions); ``parent_seq[I]``: the owner's parent sequence of ``I``;
     ``E[p]`` (``(1 + #sets of p, n_sequences[p])``) and ``e[p]`` the plan constraints;
-    ``A[p]`` (``(n_sequences[0], n_sequences[1])``) the payoff matrix of player ``p``.
+    ``A[p]`` (``(n_sequences[0], n_sequences[1])``) the payoff matrix of player ``p``;
+    ``reach``: the chance reach summed over the terminals of each sequence pair.
     """
 
     n_sequences: tuple[int, int]
@@ -40,6 +41,7 @@ class SequenceForm:
     E: tuple[sps.csr_matrix, sps.csr_matrix]
     e: tuple[NDArray[np.float64], NDArray[np.float64]]
     A: tuple[sps.csr_matrix, sps.csr_matrix]
+    reach: sps.csr_matrix | None = None   # chance reach summed over each pair's terminals
 
     def realization_plan(self, cg: CompiledGame, sigma: NDArray[np.float64],
                          player: int) -> NDArray[np.float64]:
@@ -118,7 +120,8 @@ def sequence_form(cg: CompiledGame) -> SequenceForm:
     s1, s2 = node_seq[term, 0], node_seq[term, 1]
     A = tuple(sps.csr_matrix((w * cg.payoffs[cg.terminal_index[term], p], (s1, s2)),
                              shape=tuple(n_seq)) for p in range(2))
-    got = SequenceForm(tuple(n_seq), seq, parent_seq, tuple(Es), tuple(es), A)
+    reach = sps.csr_matrix((w, (s1, s2)), shape=tuple(n_seq))
+    got = SequenceForm(tuple(n_seq), seq, parent_seq, tuple(Es), tuple(es), A, reach)
     cg.cache["sequence_form"] = got
     return got
 

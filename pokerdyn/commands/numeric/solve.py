@@ -49,8 +49,13 @@ def _lp(cg, args):
     return lp_solver_result(cg, solve_lp(cg))
 
 
+def _lcp(cg, args):
+    from solvers.sequence.lcp import lcp_solver_result, solve_lcp
+    return lcp_solver_result(cg, solve_lcp(cg))
+
+
 METHODS: dict[str, Callable] = {"fp": _fp, "hedge": _hedge, "cfr+": _cfr_plus, "cfr": _cfr,
-                                "lp": _lp}
+                                "lp": _lp, "lcp": _lcp}
 
 
 def add_arguments(p) -> None:
@@ -99,6 +104,8 @@ def run(args) -> int:
     args.tol = None if args.tol is None else parse_float(args.tol, "tol", low=0, low_open=True)
     if args.method == "lp":
         refuse_lp_beyond_two_players(args.game)
+    if args.method == "lcp":
+        refuse_lp_beyond_two_players(args.game, "the LCP solver needs a 2-player game")
     out_file = None if args.strategy_out is None else \
         check_output_file(args.strategy_out, "strategy-out")
     game, values = game_with_options(args)
@@ -113,6 +120,9 @@ def run(args) -> int:
            "tol": args.tol, "converged": None if args.tol is None else bool(res.nash_conv <= args.tol),
            "expected_payoffs": [float(x) for x in res.expected_payoffs], "strategy": strategy,
            "strategy_file": None}
+    if "exact_nash_conv" in res.options:
+        out["exact"] = {"nash_conv": res.options["exact_nash_conv"],
+                        "expected_payoffs": res.options["exact_payoffs"]}
     if out_file is not None:
         atomic_write_text(out_file, json.dumps({"game": game.name, "method": args.method,
                                                 "strategy": strategy}, indent=1) + "\n")
@@ -126,6 +136,9 @@ def run(args) -> int:
              f"  ({'reached' if out['converged'] else 'did not reach'} tol={args.tol:g})"))
     print("expected payoffs: " + "  ".join(f"E{i + 1}={x:+.6f}"
                                             for i, x in enumerate(res.expected_payoffs)))
+    if "exact" in out:
+        print(f"exact: NashConv={out['exact']['nash_conv']}  payoffs="
+              + ", ".join(out["exact"]["expected_payoffs"]))
     if out_file is not None:
         print(f"strategy ({len(strategy):,} entries) written to {out_file}")
         return 0
