@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from figures.registry import FIGURES, load
-from figures.river.table13 import behaviour_from_paper, table13_game
+from figures.river.table13 import behaviour_from_paper, paper_mix, table13_game
 from games.normal_form import mixed_from_behaviour, normal_form
 from solvers import nash_conv
 from solvers.exact_profile import exact_values
+from solvers.learning.matrix_fp import matrix_fictitious_play
 
 CG = table13_game("R1", "R1")
 NF = normal_form(CG)
@@ -55,10 +56,10 @@ def test_r1_r1_cell_is_an_exact_equilibrium_worth_minus_one_hundredth():
 
 def test_regenerated_table13(tmp_path):
     assert FIGURES["river_table13"] == "figures.river.table13"
-    res = load("river_table13").main(tmp_path)
+    res = load("river_table13").main(tmp_path, quick=True)
     text = (tmp_path / "river_table13.txt").read_text()
     assert text.count("NashConv exact") == 16
-    rounded = [float(v) for v in res.numbers.values()]
+    rounded = [float(v) for k, v in res.numbers.items() if "2-decimal mixes" in k]
     assert len(rounded) == 16
     # the LP's mixes are equilibria; printed to 2 decimals they cost at most 3e-3 NashConv
     # (measured: 0 for R1-R1 and R3-R3, 2.75e-3 for R3-R4), as much as the paper's own FP
@@ -68,4 +69,31 @@ def test_regenerated_table13(tmp_path):
     exact = [float(line.split("NashConv exact ")[1].split(",")[0])
              for line in text.splitlines() if "NashConv exact" in line]
     assert max(exact) < 1e-9
-    assert np.isfinite(rounded).all()
+    # the paper's FP stops at a gain of at most 1e-3 per player: NashConv at most 2e-3
+    # (quick: the four cells with equal ranges)
+    fp = [float(v.split(", ")[1]) for k, v in res.numbers.items() if "FP" in k]
+    assert len(fp) == 4 and max(fp) <= 2e-3 + 1e-12
+
+
+def test_papers_fp_on_the_normal_form_measures_the_same_in_the_tree():
+    """The paper's procedure (sec. 3-4: simultaneous FP, stop at a gain of 1e-3 per player)
+    on the 81 x 256 normal form; its mixes, read per type and mapped to behaviour, have the
+    NashConv the matrix gives (realization equivalence) and at most 2e-3."""
+    fp = matrix_fictitious_play(NF.payoffs, epsilon=1e-3)
+    assert fp.converged and fp.gains.max() <= 1e-3
+    sigma = behaviour_from_paper(NF, tuple(paper_mix(NF, p, fp.mixed[p]) for p in range(2)))
+    assert nash_conv(CG, sigma) == pytest.approx(fp.gains.sum(), abs=1e-12)
+    # the fictitious-play profile plays P1's A and B as bets, like the equilibrium
+    assert paper_mix(NF, 0, fp.mixed[0])["A"]["B"] > 0.99
+
+
+def test_matrix_fp_on_matching_pennies_and_bad_input():
+    U = np.zeros((2, 2, 2))
+    U[..., 0] = [[1, -1], [-1, 1]]
+    U[..., 1] = -U[..., 0]
+    fp = matrix_fictitious_play(U, epsilon=1e-3, check_every=1)
+    assert fp.converged and np.allclose(fp.mixed[0], 0.5, atol=2e-3)
+    with pytest.raises(Exception, match=r"two-player normal form"):
+        matrix_fictitious_play(np.zeros((2, 2, 2, 3)))
+    with pytest.raises(Exception, match=r"epsilon=0 is outside"):
+        matrix_fictitious_play(U, epsilon=0)
