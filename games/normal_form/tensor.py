@@ -27,6 +27,9 @@ from games.tree import CHANCE, Game, GameError
 # 10 us to make), so they stop earlier.
 MAX_PROFILES = 2_000_000
 MAX_EXACT_PROFILES = 200_000
+# Games larger than this are refused before the (Python) pass over the nodes: their plans
+# number far beyond the limits above anyway.
+MAX_NODES = 1_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,6 +104,9 @@ def normal_form(cg: CompiledGame, exact: bool = False, max_profiles: int | None 
     """
     game = cg.game
     limit = max_profiles or (MAX_EXACT_PROFILES if exact else MAX_PROFILES)
+    if game.n_nodes > MAX_NODES:
+        raise GameError(f"game {game.name!r} has {game.n_nodes:,} nodes, more than the "
+                        f"{MAX_NODES:,} of a normal form")
     sq = sequences(game)
     n_act = cg.n_actions.astype(np.int64)
     counts = [plan_count(sq, p, n_act) for p in range(game.n_players)]
