@@ -9,6 +9,7 @@ FIGURES: dict[str, str] = {
     "fp_convergence": "figures.convergence.fp_convergence",
     "river_value_bet_size": "figures.river.value_bet_size",
     "river_strategy_tree": "figures.river.strategy_tree",
+    "river_table13": "figures.river.table13",
     "convergence_compare": "figures.convergence.convergence_compare",
     "ode_cycles": "figures.billingham.ode.cycles",
     "ode_manifold": "figures.billingham.ode.manifold",
