@@ -67,14 +67,15 @@ def _weights(cj: ClassJamfold, reach3: NDArray[np.float64], p: int) -> NDArray[n
 
 
 def gain_sd(cj: ClassJamfold, tw: ThreeWayTable, reach3: NDArray[np.float64], p: int,
-            oo=None) -> NDArray[np.float64]:
+            oo=None, parts: bool = False):
     """Monte Carlo standard deviation (K,) of player ``p``'s counterfactual value at the
     all-in node per own class: per sorted triple, the multinomial variance of its outcome
     frequencies through the coefficients of all its seat orders with p's class fixed."""
     K = cj.game.n_classes
     oo = ordered_outcomes(tw) if oo is None else oo
     if oo.x.size == 0:
-        return np.zeros(K)
+        return (np.zeros(K), (np.zeros(0, int), np.zeros(0, int), np.zeros(0))) if parts \
+            else np.zeros(K)
     w = _weights(cj, reach3, p)[oo.x[:, 0], oo.x[:, 1], oo.x[:, 2]]
     a = w[:, None] * cj.outcome_values[oo.perm, p]              # (X, 13)
     group = oo.row * K + oo.x[:, p]
@@ -83,8 +84,10 @@ def gain_sd(cj: ClassJamfold, tw: ThreeWayTable, reach3: NDArray[np.float64], p:
     np.add.at(A, inv.ravel(), a)
     rows = ug // K
     pr = tw.probabilities(rows)
-    var = ((pr * A * A).sum(axis=1) - (pr * A).sum(axis=1) ** 2) / tw.samples[rows]
-    return np.sqrt(np.bincount(ug % K, np.maximum(var, 0.0), minlength=K))
+    var = np.maximum(((pr * A * A).sum(axis=1) - (pr * A).sum(axis=1) ** 2)
+                     / tw.samples[rows], 0.0)
+    sd = np.sqrt(np.bincount(ug % K, var, minlength=K))
+    return (sd, (rows, ug % K, var)) if parts else sd
 
 
 def payoff_sd(eq: "ClassEquilibrium") -> NDArray[np.float64]:
@@ -263,27 +266,27 @@ def class_jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5,
 
 
 def _refine(cj, tw, sigma, cert, target, max_factor, progress) -> None:
-    """More samples on the triples of every failing (player, class): each such triple's
-    deals times the factor that brings the class's Monte Carlo term under the target."""
+    """More samples where a (player, class) fails: the sorted triples holding 95% of its
+    Monte Carlo variance get their deals multiplied by the factor that brings ``2 sd`` under
+    ``target * |slope| - bound`` (variance falls as 1/n), at most ``max_factor``."""
     g = cj.game
     reach3 = reaches(g, sigma)[cj.showdown3]
     oo = ordered_outcomes(tw)
     want = tw.samples.astype(np.float64).copy()
-    K = g.n_classes
     for v, disp in cert.displacement.items():
-        bad = np.flatnonzero(disp > target)
-        if bad.size == 0 or not cert.sd[v][bad].any():
+        bad = np.flatnonzero((disp > target) & (cert.sd[v] > 0))
+        if bad.size == 0:
             continue
-        p = int(g.actor[v])
-        room = target * np.abs(cert.slope[v][bad]) - cert.bound[v][bad]
-        factor = np.where(room > 0, (2 * cert.sd[v][bad] / np.maximum(room, 1e-300)) ** 2,
-                          max_factor)
-        factor = np.clip(np.ceil(factor * 1.2), 2, max_factor)
-        per_class = np.zeros(K)
-        per_class[bad] = factor
-        hit = per_class[oo.x[:, p]]
-        rows = oo.row[hit > 0]
-        np.maximum.at(want, rows, tw.samples[rows] * hit[hit > 0])
+        _, (rows, cls, var) = gain_sd(cj, tw, reach3, int(g.actor[v]), oo, parts=True)
+        for c in bad:
+            r, vr = rows[cls == c], var[cls == c]
+            order = np.argsort(-vr)
+            top = order[:np.searchsorted(np.cumsum(vr[order]), 0.95 * vr.sum()) + 1]
+            room = (target * abs(cert.slope[v][c]) - cert.bound[v][c]) / 2
+            rest = vr.sum() - vr[top].sum()
+            f = vr[top].sum() / (room ** 2 - rest) if room > 0 and room ** 2 > rest else max_factor
+            f = float(np.clip(np.ceil(1.2 * f), 2, max_factor))
+            np.maximum.at(want, r[top], tw.samples[r[top]] * f)
     rows = np.flatnonzero(want > tw.samples)
     for n in np.unique(want[rows]):
         pick = rows[want[rows] == n]
