@@ -21,7 +21,8 @@ Loop (:func:`class_jamfold_equilibrium`):
    ``(2 sd + b) / |d|``: how far the stack at which ``g`` changes sign can move.
 4. Triples that dominate a failing displacement get more samples (variance falls as 1/n);
    CFR+ continues from its state on the re-built game; repeat until every displacement is
-   below ``max_displacement`` and no new triple is needed.
+   below ``max_displacement`` in two rounds in a row (the second after a re-solve on the
+   final tables), or ``max_rounds``.
 """
 from __future__ import annotations
 
@@ -232,25 +233,23 @@ def class_jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5,
 
     cj, cj_h = build()
     res = range_cfr(cj.game, iterations=iterations, progress=progress)
-    rounds = 0
+    rounds, passed = 0, False
     bar = tqdm(total=max_rounds, desc="3-way refinement", disable=not progress, leave=False)
     for rounds in range(1, max_rounds + 1):
         reach3 = reaches(cj.game, res.strategy)[cj.showdown3]
         new = _needed(cj, reach3, certify(cj, cj_h, h, tw, res.strategy),
                       budget * max_displacement)
-        drawn = tw.ensure(new, samples, progress=progress) if new.size else 0
-        if drawn:
+        if new.size and tw.ensure(new, samples, progress=progress):
             cj, cj_h = build()
         cert = certify(cj, cj_h, h, tw, res.strategy)
         bar.update(1)
         bar.set_postfix(displacement=f"{cert.max_displacement:.3g}", triples=tw.keys.size)
-        if not drawn and cert.max_displacement < max_displacement:
-            break
-        if not drawn:
+        if passed and cert.max_displacement < max_displacement:
+            break                     # certified twice in a row, the last after a re-solve
+        passed = cert.max_displacement < max_displacement
+        if not passed:
             _refine(cj, tw, res.strategy, cert, max_displacement, max_factor, progress)
             cj, cj_h = build()
-        if rounds == max_rounds:
-            break
         res = range_cfr(cj.game, iterations=refine_iterations, state=res.state,
                         progress=progress)
     bar.close()
