@@ -95,3 +95,9 @@ def test_class_model_needs_three_seats():
         jamfold_equilibrium([10, 10, 10], model="exact")
     with pytest.raises(GameError, match="has 3"):
         class_jamfold([10, 10])
+
+
+def test_cli_refuses_the_class_model_for_four_seats(capsys):
+    from pokerdyn.cli import main
+    code = main(["pushfold", "--stacks", "10,10,10,10", "--model", "classes"])
+    assert code == 2 and "3 seats" in capsys.readouterr().err

@@ -54,8 +54,8 @@ def add_arguments(p) -> None:
     p.add_argument("--model", default=None, choices=("classes", "sampled"),
                    help="3 seats: 'classes' (169 classes, exact deal probabilities and "
                         "heads-up equities, 3-way Monte Carlo certified to --max-displacement; "
-                        "the default unless --samples or --method fp|hedge is given) or "
-                        "'sampled' (sampled deals; the only one for 4-6 seats)")
+                        "CFR+; 10-30 minutes on two cores) or 'sampled' (sampled deals, the "
+                        "default; the only one for 4-6 seats)")
     p.add_argument("--max-displacement", default="0.1",
                    help="model classes: largest threshold displacement allowed, big blinds "
                         "(default 0.1)")
@@ -145,8 +145,7 @@ def run(args) -> int:
     if method == "lp" and len(stacks) != 2:
         raise GameError(f"--method lp solves heads-up games; {len(stacks)} seats need fp, hedge "
                         "or cfr")
-    model = args.model or ("classes" if len(stacks) == 3 and args.samples is None
-                           and args.method in (None, "cfr") else "sampled")
+    model = args.model or "sampled"
     if model == "classes":
         if len(stacks) != 3 or args.method not in (None, "cfr"):
             raise GameError(f"--model classes solves 3 seats with cfr (got {len(stacks)} "
