@@ -101,3 +101,33 @@ def test_cli_refuses_the_class_model_for_four_seats(capsys):
     from pokerdyn.cli import main
     code = main(["pushfold", "--stacks", "10,10,10,10", "--model", "classes"])
     assert code == 2 and "3 seats" in capsys.readouterr().err
+
+
+def test_jamfold_equilibrium_wraps_the_class_model(game_with_one_triple, monkeypatch):
+    """model="classes" reports the class loop's result in JamfoldEquilibrium's fields (the
+    loop itself is stubbed: its full run takes minutes, BENCHMARKS.md)."""
+    import solvers.tournament_classes as tc
+    from solvers.tournament import jamfold_equilibrium
+    tw, cj = game_with_one_triple
+    cj_h = class_jamfold([10.1, 10.1, 10.1], three_way=tw)
+    # a random profile: under a seat-symmetric one the Monte Carlo terms of a player's
+    # payoff cancel over the seat orders (equal stacks), and its sd is exactly 0
+    rng = np.random.default_rng(2)
+    sigma = {v: rng.dirichlet([1, 1], size=169) for v in cj.game.decisions}
+    cert = tc.certify(cj, cj_h, 0.1, tw, sigma)
+    # chip EV, equal stacks: the gains are exactly linear in the stack
+    v = int(cj.game.decisions[0])
+    assert np.all(np.isfinite(cert.slope[v])) and np.abs(cert.slope[v]).max() > 0
+    fake = tc.ClassEquilibrium(strategy=sigma, ranges=tc.class_ranges(cj, sigma),
+                               nash_conv=0.5, expected_payoffs=np.zeros(3), certificate=cert,
+                               max_displacement=cert.max_displacement, samples=4000,
+                               triples=1, equity_se=0.01, rounds=1, iterations=1,
+                               seconds=1.0, history=np.zeros((0, 3)), table=tw, game=cj)
+    monkeypatch.setattr(tc, "class_jamfold_equilibrium", lambda *a, **k: fake)
+    eq = jamfold_equilibrium([10, 10, 10], model="classes")
+    assert eq.model == "classes" and eq.threshold_error == cert.max_displacement
+    assert set(eq.ranges) == {"P1 push []", "P2 push [f]", "P2 call [p]", "P3 call [f p]",
+                              "P3 call [p f]", "P3 call [p c]"}
+    assert eq.strategy.shape == (6 * 169, 2) and eq.samples == 4000
+    sd = eq.standard_error
+    assert sd.shape == (3,) and (sd > 0).all() and (sd < 1e-3).all()
