@@ -54,7 +54,14 @@ class JamfoldEquilibrium:
     standard error of ``expected_payoffs`` (independent deals).  ``undetermined`` is the
     fraction of information sets whose push/call-over-fold gain is within two standard
     errors of zero (the sample cannot tell the two actions apart there; mixed decisions of
-    the equilibrium count too)."""
+    the equilibrium count too).
+
+    With ``model="classes"`` (3 seats, :mod:`solvers.tournament_classes`) ``samples`` counts
+    the 3-way Monte Carlo deals, ``nodes`` the public nodes, ``standard_error`` is the Monte
+    Carlo standard deviation of the payoffs, ``undetermined`` the share of (decision, class)
+    whose gain is within 2 standard deviations of 0, ``threshold_error`` the largest
+    threshold displacement (big blinds) and ``equity_se`` the largest standard error of a
+    3-way outcome probability."""
 
     ranges: dict
     strategy: NDArray[np.float64]
@@ -70,6 +77,9 @@ class JamfoldEquilibrium:
     solve_seconds: float
     history: NDArray[np.float64]
     undetermined: float
+    model: str = "sampled"
+    threshold_error: float | None = None
+    equity_se: float | None = None
 
 
 def ranges(game, sigma: NDArray[np.float64]) -> dict:
@@ -91,7 +101,9 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
                         method: str = "fp", samples: int = 20_000, seed: int = 0,
                         boards: int = 8, iterations: int = 1000, tol: float | None = None,
                         seconds: float | None = None, progress: bool = False,
-                        deals: SampledDeals | None = None) -> JamfoldEquilibrium:
+                        deals: SampledDeals | None = None, model: str = "sampled",
+                        max_displacement: float = 0.1,
+                        triple_samples: int = 2000) -> JamfoldEquilibrium:
     """Jam/fold equilibrium over ``samples`` sampled deals (module docstring).
 
     Parameters
@@ -102,7 +114,18 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
     samples, seed, boards : the deal sample, ``boards`` boards per deal (ignored when
         ``deals`` is given).
     iterations, tol, seconds : stopping rule of the solver (first reached).
+    model : ``sampled`` (the game over sampled deals) or ``classes`` (3 seats: the 169-class
+        game with exact deal probabilities and heads-up equities, CFR+ over ranges, 3-way
+        Monte Carlo refined until no threshold moves by ``max_displacement`` big blinds,
+        starting from ``triple_samples`` deals per class triple; ``iterations`` is the first
+        CFR+ run; ``method``, ``samples``, ``boards``, ``tol``, ``seconds``, ``deals`` are
+        unused).
     """
+    if model == "classes":
+        return _classes(stacks, blinds, ante, payouts, button, triple_samples, seed,
+                        iterations, max_displacement, progress)
+    if model != "sampled":
+        raise GameError(f"model={model!r} is unknown; allowed: sampled, classes")
     run = _solver(method)
     n = np.asarray(stacks).size
     t0 = time.perf_counter()
@@ -123,6 +146,31 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
                               build_seconds=t1 - t0, solve_seconds=t2 - t1,
                               history=res.history,
                               undetermined=float(np.mean(np.abs(gain) < 2 * se)))
+
+
+def _classes(stacks, blinds, ante, payouts, button, samples, seed, iterations,
+             max_displacement, progress) -> JamfoldEquilibrium:
+    from solvers.tournament_classes import class_jamfold_equilibrium, payoff_sd
+    if np.asarray(stacks).size != 3:
+        raise GameError(f"model='classes' solves 3 seats, not {np.asarray(stacks).size} "
+                        "(use model='sampled')")
+    eq = class_jamfold_equilibrium(stacks, blinds, ante, payouts, button, seed=seed,
+                                   samples=samples,
+                                   max_displacement=max_displacement,
+                                   iterations=iterations, progress=progress)
+    c = eq.certificate
+    gains = np.concatenate([c.gain[v] for v in c.gain])
+    sds = np.concatenate([c.sd[v] for v in c.gain])
+    strategy = np.concatenate([eq.strategy[v] for v in sorted(eq.strategy)])
+    return JamfoldEquilibrium(ranges=eq.ranges, strategy=strategy, nash_conv=eq.nash_conv,
+                              expected_payoffs=eq.expected_payoffs,
+                              standard_error=payoff_sd(eq), method="cfr",
+                              iterations=eq.iterations, samples=eq.samples, seed=seed,
+                              nodes=int(len(eq.strategy)), build_seconds=0.0,
+                              solve_seconds=eq.seconds, history=eq.history,
+                              undetermined=float(np.mean(np.abs(gains) < 2 * sds)),
+                              model="classes", threshold_error=eq.max_displacement,
+                              equity_se=eq.equity_se)
 
 
 @dataclass(frozen=True)

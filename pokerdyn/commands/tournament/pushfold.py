@@ -48,8 +48,17 @@ def add_arguments(p) -> None:
                    help="3+ seats: seed of the deal sample (default 0)")
     p.add_argument("--boards", type=int_arg("boards", 1), default=8,
                    help="3+ seats: boards per sampled deal (default 8)")
-    p.add_argument("--iterations", type=int_arg("iterations", 1), default=2000,
-                   help="iterations of fp / hedge (default 2000)")
+    p.add_argument("--iterations", type=int_arg("iterations", 1), default=None,
+                   help="iterations of fp / hedge / cfr (default 2000; model classes: 300 "
+                        "CFR+ iterations, then 100 per refinement)")
+    p.add_argument("--model", default=None, choices=("classes", "sampled"),
+                   help="3 seats: 'classes' (169 classes, exact deal probabilities and "
+                        "heads-up equities, 3-way Monte Carlo certified to --max-displacement; "
+                        "CFR+; 10-30 minutes on two cores) or 'sampled' (sampled deals, the "
+                        "default; the only one for 4-6 seats)")
+    p.add_argument("--max-displacement", default="0.1",
+                   help="model classes: largest threshold displacement allowed, big blinds "
+                        "(default 0.1)")
     p.add_argument("--hand", default=None, help="show only this hand class, e.g. AKs")
     p.add_argument("--chart", action="store_true", help="heads-up thresholds chart")
     p.add_argument("--max-stack", default="20", help="chart: largest stack (default 20)")
@@ -136,11 +145,17 @@ def run(args) -> int:
     if method == "lp" and len(stacks) != 2:
         raise GameError(f"--method lp solves heads-up games; {len(stacks)} seats need fp, hedge "
                         "or cfr")
+    model = args.model or "sampled"
+    if model == "classes":
+        if len(stacks) != 3 or args.method not in (None, "cfr"):
+            raise GameError(f"--model classes solves 3 seats with cfr (got {len(stacks)} "
+                            f"seats, method {args.method or method})")
+        return _run_sampled(args, stacks, blinds, ante, payouts, "cfr", t, model)
     if len(stacks) >= 3:
         return _run_sampled(args, stacks, blinds, ante, payouts, method, t)
     start = time.perf_counter()
     game = jamfold_game(hands.preflop_model(), stacks, blinds, ante, args.button, payouts)
-    sigma, nc = _solve(compile_game(game), method, args.iterations, not args.json)
+    sigma, nc = _solve(compile_game(game), method, args.iterations or 2000, not args.json)
     seconds = time.perf_counter() - start
     ranges = _ranges(game, sigma, t.order, args.hand)
     units = "chips" if payouts is None else "ICM equity (prize-pool fractions)"
@@ -156,14 +171,18 @@ def run(args) -> int:
     return 0
 
 
-def _run_sampled(args, stacks, blinds, ante, payouts, method, t) -> int:
-    """3 to 6 seats: the equilibrium over sampled deals (solvers.tournament)."""
+def _run_sampled(args, stacks, blinds, ante, payouts, method, t, model="sampled") -> int:
+    """3 to 6 seats: the equilibrium over sampled deals, or 3 seats over the 169 classes
+    (solvers.tournament)."""
     from solvers.tournament import jamfold_equilibrium
 
     samples = args.samples or 20_000
+    iterations = args.iterations or (300 if model == "classes" else 2000)
+    shift = parse_float(args.max_displacement, "max-displacement", low=0, low_open=True)
     start = time.perf_counter()
     eq = jamfold_equilibrium(stacks, blinds, ante, payouts, args.button, method, samples,
-                             args.seed, args.boards, args.iterations, progress=not args.json)
+                             args.seed, args.boards, iterations, progress=not args.json,
+                             model=model, max_displacement=shift)
     seconds = time.perf_counter() - start
     names = POSITIONS[len(stacks)]
     ranges = {}
@@ -184,7 +203,18 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t) -> int:
                    "seed": eq.seed, "boards": args.boards,
                    "expected_payoffs": eq.expected_payoffs.tolist(),
                    "standard_error": se, "iterations": eq.iterations, "nodes": eq.nodes,
-                   "undetermined": eq.undetermined})
+                   "undetermined": eq.undetermined, "model": model,
+                   **({} if model == "sampled" else
+                      {"threshold_error": eq.threshold_error, "equity_se": eq.equity_se,
+                       "mc_samples": eq.samples})})
+        return 0
+    if model == "classes":
+        print(f"jam/fold, stacks {stacks}, 169 classes (exact deal probabilities and heads-up "
+              f"equities, {eq.samples:,} 3-way Monte Carlo deals, seed {eq.seed}): NashConv "
+              f"{eq.nash_conv:.3g} ({units}), {seconds:.1f} s; largest threshold "
+              f"displacement {eq.threshold_error:.3g} bb")
+        for key, grid in ranges.items():
+            _show_grid(key, grid)
         return 0
     print(f"jam/fold, stacks {stacks}, blinds {blinds}, ante {ante:g}, method {method}, "
           f"{eq.samples} sampled deals (seed {eq.seed}): NashConv {eq.nash_conv:.3g} "
