@@ -236,7 +236,8 @@ def _compose(f, i: int, num, den):
     for m, c in f.items():
         by_deg.setdefault(m[i], {})[m[:i] + (0,) + m[i + 1:]] = c
     d = max(by_deg)
-    return sum((ring.from_dict(part) * num ** k * den ** (d - k) for k, part in by_deg.items()),
+    pw = lambda f, k: f ** k if k else ring.one  # a zero numerator: 0**0 is 1 here
+    return sum((ring.from_dict(part) * pw(num, k) * pw(den, d - k) for k, part in by_deg.items()),
                ring.zero)
 
 
@@ -290,10 +291,13 @@ def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
             DROPPED.extend((-b + s * sp.sqrt(disc)) / (2 * a) for s in (-1, 1))
             return
     for root in sp.solve(f.as_expr(), x):
-        if p is not None and any(a.exp.is_Rational and a.exp.q != 1 for a in root.atoms(sp.Pow)):
-            DROPPED.append(root)
+        rad = [a for a in root.atoms(sp.Pow) if a.exp.is_Rational and a.exp.q != 1]
+        if (p is not None and rad) or any(a.free_symbols - {p} for a in rad):
+            DROPPED.append(root)  # a radical in P or in other unknowns: not an affine family
             continue
-        rest = [sp.expand(g.as_expr().xreplace({x: root})) for g in clean[1:]]
+        # numerators: a root rational in other unknowns leaves rational equations
+        rest = [sp.expand(sp.numer(sp.together(g.as_expr().xreplace({x: root}))))
+                for g in clean[1:]]
         others = [g for g in gens if g != x]
         for sol2, only2, piv2 in solve_triangular(rest, others, p):
             init = {**sol2, x: sp.cancel(root.xreplace(sol2))}

@@ -26,13 +26,20 @@ def families(game_name: str, pot: str | None) -> tuple:
     n = len(game.named)
     if n == 0:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
+    fixed = None
+    if n > MAX_PARAMETERS:  # iterated (weak) dominance first, over the whole pot axis
+        from solvers.symbolic.dominance import reduce_game
+
+        fixed = reduce_game(game)
+        n -= len(fixed)
     if n > MAX_PARAMETERS:
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
-                        f"({n} > {MAX_PARAMETERS})")
+                        f"({n} > {MAX_PARAMETERS} after dominance)")
     if pot is None:
-        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game) for s in pc.solutions]
+        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game, fixed)
+                      for s in pc.solutions]
     v = parse_pot(pot, game)
-    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v)]
+    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v, fixed)]
 
 
 def run(args) -> int:

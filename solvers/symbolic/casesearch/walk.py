@@ -20,6 +20,7 @@ from typing import Any, Sequence
 import sympy as sp
 
 from solvers.symbolic import psplit
+from solvers.symbolic.casesearch.boxes import Boxes
 from solvers.symbolic.casesearch.cells import Cells
 from solvers.symbolic.casesearch.gains import compile_gain, vertex_values
 
@@ -34,6 +35,9 @@ def add_task_at(critical: dict, r: sp.Expr, task: tuple) -> None:
     critical.setdefault(sp.srepr(r), (r, []))[1].append(task)
 
 
+SPLITS = 6  # bisections of a P cell in the propagation test
+
+
 class _Search:
     def __init__(self, conds: Sequence[Any], p: sp.Symbol | None, critical: dict):
         self.syms = [c.symbol for c in conds]
@@ -43,6 +47,9 @@ class _Search:
         values = [vertex_values(t, d) for t, d in compiled]
         self.cells = Cells([v for vs in values for v in vs], p)
         self.masks = [[self.cells.sign_masks(v) for v in vs] for vs in values]
+        self.boxes = Boxes([t for t, _ in compiled], self.deps)
+        self.bounds = [(float(sp.N(pc.low, 20)), float("inf") if pc.high is sp.oo else
+                        float(sp.N(pc.high, 20))) for pc in self.cells.pieces]
         self.n, self.p, self.critical = len(conds), p, critical
         self.memo: dict = {}
         self.leaves: list[tuple[dict, str]] = []
@@ -72,13 +79,37 @@ class _Search:
                 if (one | zero) >> i & 1}
 
     def leaf(self, one: int, zero: int, case: str, cells: int) -> None:
+        if self.p is None:  # the pot is substituted: P is a dummy at 0
+            if self.boxes.feasible(one, zero, case, 0.0, 0.0):
+                self.leaves.append((self.fixed(one, zero), case))
+            return
+        live = [k for k in range(self.cells.n) if cells >> k & 1 and
+                self._possible(one, zero, case, *self._bounds(k), SPLITS)]
+        if not live:
+            return
         fixed = self.fixed(one, zero)
-        if self.p is None or cells & self.cells.open_mask():
+        if any(not self.cells.pieces[k].is_point for k in live):
             self.leaves.append((fixed, case))
             return
-        for k in range(self.cells.n):  # possible at isolated pots only: solved there
-            if cells >> k & 1:
-                add_task_at(self.critical, self.cells.point_value(k), ("leaf", fixed, case))
+        for k in live:  # possible at isolated pots only: solved there
+            add_task_at(self.critical, self.cells.point_value(k), ("leaf", fixed, case))
+
+    def _possible(self, one: int, zero: int, case: str, lo: float, hi: float, depth: int) -> bool:
+        """Propagation on ``[lo, hi]`` and, where it cannot rule the leaf out, on halves of
+        it (of ``1/P`` on the unbounded cell) down to ``depth`` bisections."""
+        if not self.boxes.feasible(one, zero, case, lo, hi):
+            return False
+        if depth == 0 or lo == hi or lo > hi * (1 - 1e-9):
+            return True
+        mid = 2 * lo + 1 if hi == float("inf") else (lo + hi) / 2
+        return (self._possible(one, zero, case, lo, mid, depth - 1)
+                or self._possible(one, zero, case, mid, hi, depth - 1))
+
+    def _bounds(self, k: int) -> tuple[float, float]:
+        lo, hi = self.bounds[k]
+        if lo == hi:  # a point: its float with a margin
+            return lo * (1 - 1e-12), hi * (1 + 1e-12)
+        return lo, hi
 
     def rec(self, i: int, one: int, zero: int, case: str, cells: int) -> None:
         if i == self.n:
