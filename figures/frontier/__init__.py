@@ -1,0 +1,1 @@
+"""Figures of the research frontier of 3-player Kuhn poker (issue 14)."""
