@@ -29,7 +29,6 @@ FIGURES: dict[str, str] = {
     "kuhn3_third_expectations": "figures.billingham.equilibria.kuhn3_third_expectations",
     "skp_solutions": "figures.billingham.equilibria.skp_solutions",
     "skp_expectations": "figures.billingham.equilibria.skp_expectations",
-    "full_street_frequencies": "figures.frontier.full_street",
 }
 
 

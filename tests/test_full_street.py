@@ -73,3 +73,33 @@ def test_case_walk_cells_are_the_integers_one_to_five():
     conds = en.conditions(GAME, None, reduce_game(GAME))
     s = walk._Search(conds, en.pot_symbol(GAME), {})
     assert s.cells.roots == [1, 2, 3, 4, 5] and s.cells.n == 11
+
+
+R = sp.Rational
+# P = 9: the point CFR+ and FP both reach (b1_Q = 2/P, ...), read off as rationals and
+# certified by the exact NashConv of the full 36-frequency game (not taken from the paper,
+# whose equations were not available; whether it is the only equilibrium at P = 9 is not
+# decided here: the whole-axis enumeration is unfinished)
+AT_NINE = dict(b1_Q=R(2, 9), b1_K=0, c1_K_kkb=R(4, 5), c1_K_kbf=R(3, 5), b1_A=1, b2_Q=R(1, 5),
+               b2_K=0, c2_K_b=R(2, 5), c2_K_kkbf=1, b2_A=1, b3_Q=R(9, 50), c3_K_kb=1,
+               c3_K_bf=1)
+
+
+def test_point_at_pot_nine_is_an_exact_equilibrium(weak):
+    assert exact_nash_conv(GAME, 9, {**weak.fixed, **AT_NINE}) == 0
+    off = {**AT_NINE, "b3_Q": R(1, 5)}
+    assert exact_nash_conv(GAME, 9, {**weak.fixed, **off}) > 0
+
+
+@pytest.mark.parametrize("method,tol", [("cfr+", 1e-3), ("fp", 5e-3)])
+def test_learning_limits_at_pot_nine_reach_the_exact_equilibrium(method, tol):
+    from games.compiled import compile_game
+    from games.strategy import params_from_strategy
+    from solvers.learning.cfr_plus import cfr
+    from solvers.learning.fictitious_play import fictitious_play
+
+    cg = compile_game(GAME, P=9.0)
+    res = cfr(cg, iterations=20_000) if method == "cfr+" else \
+        fictitious_play(cg, iterations=20_000, schedule="alternating")
+    x = params_from_strategy(cg, res.strategy)
+    assert max(abs(x[k] - float(v)) for k, v in AT_NINE.items()) < tol
