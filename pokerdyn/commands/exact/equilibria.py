@@ -12,6 +12,9 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
 
 
+AXIS_MAX = 12  # frequencies left by dominance that the whole-axis run is known to finish
+
+
 def families(game_name: str, pot: str | None) -> tuple:
     """(game, [(p_set, Solution), ...]) for the CLI: piecewise, or at one exact pot."""
     import sympy as sp
@@ -35,6 +38,9 @@ def families(game_name: str, pot: str | None) -> tuple:
     if n > MAX_PARAMETERS:
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
                         f"({n} > {MAX_PARAMETERS} after dominance)")
+    if pot is None and fixed is not None and n > AXIS_MAX:
+        raise GameError(f"game {game.name!r}: {n} frequencies after dominance; the whole P "
+                        f"axis is enumerated for at most {AXIS_MAX} (give --pot for one pot)")
     if pot is None:
         return game, [(pc.p_set, s) for pc in equilibrium_pieces(game, fixed)
                       for s in pc.solutions]
