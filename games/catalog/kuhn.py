@@ -124,11 +124,32 @@ def _j_checks_or_folds(player: int, card: str, public: str) -> Sequence[str]:
     return _free(player, card, public)
 
 
+# Full-street names: player i bets (b) only when checked to, at _BET_AT[i]; it faces a bet
+# (calls: c) after the public histories _FACING[i].  b2_K is player 2's bet with K after
+# player 1 checked, c1_K_kbf player 1's call with K after 'check, bet, fold'.
+_BET_AT = ("", "k", "kk")
+_FACING = (("kkb", "kbf", "kbc"), ("b", "kkbf", "kkbc"), ("kb", "bf", "bc"))
+
+
+def full_street_named(cards: str) -> tuple[NamedParameter, ...]:
+    """Named betting frequencies of every decision with cards ``cards``: ``b{i}_{c}`` (player
+    ``i`` bets ``c`` when checked to) and ``c{i}_{c}_{h}`` (calls with ``c`` after ``h``)."""
+    out = []
+    for i in range(3):
+        for c in cards:
+            out.append(NamedParameter(f"b{i + 1}_{c}", f"P{i + 1}:{c}|{_BET_AT[i]}", "b"))
+            out += [NamedParameter(f"c{i + 1}_{c}_{h}", f"P{i + 1}:{c}|{h}", "c")
+                    for h in _FACING[i]]
+    return tuple(out)
+
+
 def kuhn3_full_simplified() -> Game:
     """Full-street simplified 3-player Kuhn poker (Billingham, arXiv 1707.01392): the game
-    :func:`kuhn3` with pot ``P`` in which a player holding J must check or fold."""
+    :func:`kuhn3` with pot ``P`` in which a player holding J must check or fold.  Its 36
+    frequencies are named by :func:`full_street_named` (J has no choice)."""
     return _deal_game("kuhn3-full-simplified", 3, "JQKA", POT / 3, sp.Integer(1), 0,
                       _j_checks_or_folds, params=(POT,), domains=POT_DOMAIN, defaults={"P": 3},
+                      named=full_street_named("QKA"),
                       description="full-street simplified 3-player Kuhn poker with pot P "
                                   "(J checks or folds; Billingham arXiv 1707.01392)")
 

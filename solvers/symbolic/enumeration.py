@@ -22,9 +22,7 @@ each surviving combination with a triangular solver that records every pivot (it
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 import sympy as sp
@@ -35,10 +33,10 @@ from games.strategy import param_symbols, symbolic_strategy
 from games.tree import DECISION
 
 from solvers.symbolic import algebraic, float_filter, psplit
+from solvers.symbolic.casesearch import walk
 from solvers.symbolic.payoffs import symbolic_payoffs
 
 MAX_PARAMETERS = 16
-VERTEX_LIMIT = 5
 
 
 @dataclass(frozen=True)
@@ -126,87 +124,11 @@ def conditions(game: Game, values: Mapping[str, Any] | None = None,
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
-def _signs_over_axis(expr: sp.Expr, p: sp.Symbol) -> frozenset[int]:
-    """Signs that an expression in ``P`` alone takes for some ``P > 0``."""
-    pts = []
-    for r in psplit.positive_roots(expr, p):
-        pts.append(r)
-    out = set()
-    for pc in psplit.pieces(pts):
-        try:
-            out.add(psplit.sign(expr.subs(p, pc.sample)))
-        except (TypeError, ZeroDivisionError):  # a pole
-            continue
-    return frozenset(out)
-
-
-def _signs(expr: sp.Expr, p: sp.Symbol | None) -> frozenset[int]:
-    if p is None or p not in expr.free_symbols:
-        return frozenset({psplit.sign(expr)})
-    return _signs_over_axis(expr, p)
-
-
-def _add_task(critical: dict, expr: sp.Expr, p: sp.Symbol, task: tuple) -> None:
-    for r in psplit.positive_roots(expr, p):
-        critical.setdefault(sp.srepr(r), (r, []))[1].append(task)
-
-
 def _case_leaves(conds: Sequence[Condition], p: sp.Symbol | None,
                  critical: dict | None = None, start: tuple | None = None
                  ) -> list[tuple[dict, str]]:
-    """Depth-first walk over the (a)/(b)/(c) cases with early pruning.  A branch cut by an
-    equality in ``P`` alone is recorded in ``critical`` (root -> tasks) so that it can be
-    resumed there with ``P`` exact (``start=(i, fixed, case)``)."""
-    critical = {} if critical is None else critical
-    syms = [c.symbol for c in conds]
-    deps = [c.gradient.free_symbols & set(syms) for c in conds]
-    want = {"a": 1, "b": -1, "c": 0}
-    leaves: list[tuple[dict, str]] = []
-
-    def ok(j: int, fixed: dict, case: str) -> bool:
-        # g_j is multilinear in the parameters still open, so over their box [0, 1]^k its
-        # range is spanned by the box's vertices: a case whose sign no vertex reaches (for
-        # any P > 0) is impossible.
-        g = sp.expand(conds[j].gradient.xreplace(fixed))
-        rest = sorted(deps[j] - fixed.keys(), key=lambda s: s.name)
-        if len(rest) > VERTEX_LIMIT:
-            return True
-        signs: set[int] = set()
-        for bits in itertools.product((0, 1), repeat=len(rest)):
-            v = sp.expand(g.xreplace(dict(zip(rest, map(sp.Integer, bits)))))
-            signs |= _signs(v, p)
-        w = want[case[j]]
-        if w == 0 and not rest and p is not None and g != 0:
-            # an equality in P alone: the case lives only at its roots, which are critical
-            # values where the enumeration is redone with P exact
-            _add_task(critical, g, p, ("node", len(case) - 1, fixed, case))
-            return False
-        if w != 0 or not rest:
-            return w in signs
-        return 0 in signs or (1 in signs and -1 in signs)
-
-    def rec(i: int, fixed: dict, case: str) -> None:
-        if i == len(conds):
-            leaves.append((fixed, case))
-            return
-        x = syms[i]
-        for c, val in (("a", 1), ("b", 0), ("c", None)):
-            nf = fixed if val is None else {**fixed, x: sp.Integer(val)}
-            nc = case + c
-            if not ok(i, nf, nc):
-                continue
-            if val is not None and not all(ok(j, nf, nc) for j in range(i) if x in deps[j]):
-                continue
-            rec(i + 1, nf, nc)
-
-    if start is None:
-        rec(0, {}, "")
-    else:
-        i, fixed, case = start
-        if all(ok(j, fixed, case) for j in range(i + 1)):
-            rec(i + 1, fixed, case)
-    return leaves
+    """The case walk's leaves (:func:`solvers.symbolic.casesearch.walk.case_leaves`)."""
+    return walk.case_leaves(conds, p, critical, start)
 
 
 def _ring(eqs: Sequence[sp.Expr], gens: Sequence[sp.Symbol]):
@@ -314,7 +236,8 @@ def _compose(f, i: int, num, den):
     for m, c in f.items():
         by_deg.setdefault(m[i], {})[m[:i] + (0,) + m[i + 1:]] = c
     d = max(by_deg)
-    return sum((ring.from_dict(part) * num ** k * den ** (d - k) for k, part in by_deg.items()),
+    pw = lambda f, k: f ** k if k else ring.one  # a zero numerator: 0**0 is 1 here
+    return sum((ring.from_dict(part) * pw(num, k) * pw(den, d - k) for k, part in by_deg.items()),
                ring.zero)
 
 
@@ -368,10 +291,13 @@ def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
             DROPPED.extend((-b + s * sp.sqrt(disc)) / (2 * a) for s in (-1, 1))
             return
     for root in sp.solve(f.as_expr(), x):
-        if p is not None and any(a.exp.is_Rational and a.exp.q != 1 for a in root.atoms(sp.Pow)):
-            DROPPED.append(root)
+        rad = [a for a in root.atoms(sp.Pow) if a.exp.is_Rational and a.exp.q != 1]
+        if (p is not None and rad) or any(a.free_symbols - {p} for a in rad):
+            DROPPED.append(root)  # a radical in P or in other unknowns: not an affine family
             continue
-        rest = [sp.expand(g.as_expr().xreplace({x: root})) for g in clean[1:]]
+        # numerators: a root rational in other unknowns leaves rational equations
+        rest = [sp.expand(sp.numer(sp.together(g.as_expr().xreplace({x: root}))))
+                for g in clean[1:]]
         others = [g for g in gens if g != x]
         for sol2, only2, piv2 in solve_triangular(rest, others, p):
             init = {**sol2, x: sp.cancel(root.xreplace(sol2))}
@@ -410,11 +336,11 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
         if p is not None:  # where a pivot vanishes the leaf is solved again with P exact
             for c in set(seen):
                 if not (c.free_symbols - {p}):
-                    _add_task(critical, c, p, ("leaf", fx, case))
+                    walk.add_task(critical, c, p, ("leaf", fx, case))
         for sol, only, piv in branches:
             if only:  # lives at isolated values of P: decided there
                 for e in only:
-                    _add_task(critical, e, p, ("leaf", fx, case))
+                    walk.add_task(critical, e, p, ("leaf", fx, case))
                 continue
             free = [x for x in cset if x not in sol]
             full = {**fx, **sol}

@@ -12,6 +12,9 @@ def add_arguments(p) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
 
 
+AXIS_MAX = 12  # frequencies left by dominance that the whole-axis run is known to finish
+
+
 def families(game_name: str, pot: str | None) -> tuple:
     """(game, [(p_set, Solution), ...]) for the CLI: piecewise, or at one exact pot."""
     import sympy as sp
@@ -26,14 +29,25 @@ def families(game_name: str, pot: str | None) -> tuple:
     n = len(game.named)
     if n == 0:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
+    fixed = None
+    if n > MAX_PARAMETERS:  # iterated (weak) dominance first, over the whole pot axis
+        from solvers.symbolic.dominance import reduce_game
+
+        fixed = reduce_game(game)
+        n -= len(fixed)
     if n > MAX_PARAMETERS:
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
                         f"({n} > {MAX_PARAMETERS}); follow its equilibria along P with "
                         "`pokerdyn continuation GAME --pots A:B`")
+                        f"({n} > {MAX_PARAMETERS} after dominance)")
+    if pot is None and fixed is not None and n > AXIS_MAX:
+        raise GameError(f"game {game.name!r}: {n} frequencies after dominance; the whole P "
+                        f"axis is enumerated for at most {AXIS_MAX} (give --pot for one pot)")
     if pot is None:
-        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game) for s in pc.solutions]
+        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game, fixed)
+                      for s in pc.solutions]
     v = parse_pot(pot, game)
-    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v)]
+    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v, fixed)]
 
 
 def run(args) -> int:

@@ -1,0 +1,94 @@
+"""Benchmark: equilibrium enumeration of full-street simplified 3-player Kuhn poker
+(``kuhn3-full-simplified``, Billingham arXiv 1707.01392) against today's one-third street
+game (``kuhn3-third``, whole P axis), each job in a fresh subprocess reporting wall time and
+peak resident memory (``ru_maxrss``).  Issue 14's goal for the full-street game: all P in
+under 5 minutes and 4 GB.
+
+Jobs:
+- ``third``: ``equilibrium_pieces(kuhn3-third)`` (the whole axis; the baseline);
+- ``dominance``: iterated weak dominance of the 36 frequencies over all P (13 stay free);
+- ``walk``: the (a)/(b)/(c) case walk of the 13 over all P (symbolic P, cells of the axis),
+  its generic leaves and the leaves recorded at isolated pots;
+- ``pot:X``: every equilibrium at the exact pot X (walk + exact solve), each family's sample
+  certified by an exact NashConv;
+- ``axis`` (only with --axis): the whole-axis piecewise run (not finished within the issue's
+  goal yet: see BENCHMARKS.md).
+
+    PYTHONPATH=. python benchmarks/bench_full_street.py [--pots 3,6,9] [--axis] [--out FILE]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+CHILD = r"""
+import json, resource, sys, time
+import sympy as sp
+t0 = time.perf_counter()
+from games import get_game
+from solvers.symbolic import enumeration as en
+from solvers.symbolic.dominance import reduce_game
+job = sys.argv[1]
+out = {"job": job}
+if job == "third":
+    from solvers.symbolic.piecewise import equilibrium_pieces
+    out["pieces"] = len(equilibrium_pieces(get_game("kuhn3-third")))
+else:
+    g = get_game("kuhn3-full-simplified")
+    fixed = reduce_game(g)
+    out["free"] = len(g.named) - len(fixed)
+    if job == "walk":
+        crit = {}
+        conds = en.conditions(g, None, fixed)
+        leaves = en._case_leaves(conds, en.pot_symbol(g), crit)
+        out["generic_leaves"] = len(leaves)
+        out["point_tasks"] = sum(len(t) for _, t in crit.values())
+    elif job.startswith("pot:"):
+        from solvers.symbolic.nash_conv import exact_nash_conv
+        from solvers.symbolic.piecewise import solutions_at
+        pot = sp.Rational(job[4:])
+        sols = solutions_at(g, pot, fixed)
+        out["families"] = len(sols)
+        out["free_dims"] = [len(s.free) for s in sols]
+        out["nash_conv_zero"] = all(exact_nash_conv(g, pot, s.sample()) == 0 for s in sols)
+    elif job == "axis":
+        from solvers.symbolic.piecewise import equilibrium_pieces
+        out["pieces"] = len(equilibrium_pieces(g, fixed))
+out["seconds"] = time.perf_counter() - t0
+out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+def measure(job: str, timeout: float | None = None) -> dict:
+    try:
+        res = subprocess.run([sys.executable, "-c", CHILD, job], capture_output=True,
+                             text=True, check=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"job": job, "timed_out_after_s": timeout}
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pots", default="3,6,9", help="exact pots for the fixed-pot jobs")
+    ap.add_argument("--axis", action="store_true", help="also try the whole-axis run")
+    ap.add_argument("--axis-timeout", type=float, default=1800.0)
+    ap.add_argument("--out", default="benchmarks/results/full_street.json")
+    a = ap.parse_args(argv)
+    jobs = ["third", "dominance", "walk"] + [f"pot:{x}" for x in a.pots.split(",") if x]
+    rows = [measure(j) for j in jobs]
+    if a.axis:
+        rows.append(measure("axis", a.axis_timeout))
+    for r in rows:
+        print(json.dumps(r))
+    Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(a.out).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
