@@ -37,9 +37,8 @@ def families(game_name: str, pot: str | None) -> tuple:
         n -= len(fixed)
     if n > MAX_PARAMETERS:
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
-                        f"({n} > {MAX_PARAMETERS}); follow its equilibria along P with "
-                        "`pokerdyn continuation GAME --pots A:B`")
-                        f"({n} > {MAX_PARAMETERS} after dominance)")
+                        f"({n} > {MAX_PARAMETERS} after dominance); follow its equilibria "
+                        "along P with `pokerdyn continuation GAME --pots A:B`")
     if pot is None and fixed is not None and n > AXIS_MAX:
         raise GameError(f"game {game.name!r}: {n} frequencies after dominance; the whole P "
                         f"axis is enumerated for at most {AXIS_MAX} (give --pot for one pot)")
