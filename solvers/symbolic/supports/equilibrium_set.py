@@ -10,37 +10,42 @@ equilibrium; (2) an exact rational point satisfies every constraint exactly and 
 NashConv 0 in the full game (dominated actions included), and so do the exact rational
 projections of the learned limits that satisfy the constraints.
 
-The set found is the union of the certified families: complete for the supports the runs
-reach, with no claim about supports no run comes near (the case search of
+The set found is the union of the certified families, reported as its maximal members
+(a family whose sampled points all lie in another is dropped): complete for the supports the
+runs reach, with no claim about supports no run comes near (the case search of
 :mod:`solvers.symbolic.enumeration` makes that claim, up to 16 parameters).
 
-Distances: a limit ``y`` is at max-norm distance ``min over the family of max_i |x_i - y_i|``
-from a family, computed over its free parameters by SLSQP from ``y`` itself (a small smooth
-program: the constraints are rational in the free parameters).
+Distances (:func:`.geometry.distance`): max norm over the parameters, leaving out the
+dominated parameters at information sets the limit reaches with probability below
+``REACH_MIN`` (an average strategy there is arbitrary, and so is Nash play).  A run farther
+than ``target`` from every family is run again from the same start with ``REFINE`` times the
+iterations (at most ``rounds`` times): slow drift along nearly flat directions, not a missing
+family, is what keeps a limit away (3-player Kuhn: NashConv 1e-5 with distance 2e-3).
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
 import sympy as sp
-from scipy.optimize import minimize
 
-from games import Game, compile_game
+from games import Game, GameError, compile_game
 
 from solvers.symbolic.dominance import _reach
 from solvers.symbolic.enumeration import Family
 from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
                                              float_evaluator, gain_system,
                                              iterated_dominance_at)
-from solvers.symbolic.supports.propose import LearnedProfile, learned_profiles
+from solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
+                                                rational_point, sample)
+from solvers.symbolic.supports.propose import ITERATIONS, LearnedProfile, learned_profiles
 from solvers.symbolic.supports.solve import solve_support
 
 EPS_X, TOL_G = 1e-2, 1e-3
 REACH_MIN = 1e-3  # dominated parameters at sets a limit reaches less often are not compared
+REFINE = 4
 
 
 @dataclass(frozen=True)
@@ -71,95 +76,21 @@ class EquilibriumSet:
     seconds: dict = field(default_factory=dict)
 
 
-class _Numeric:
-    """Float callables of one family: its strategy and constraints in the free parameters."""
-
-    def __init__(self, fam: Family, names: Sequence[str]):
-        self.free = [sp.Symbol(n, real=True) for n in fam.free]
-        self.names = list(names)
-        self.exprs = [sp.sympify(v) for _, v in fam.strategy]
-        self.f_x = sp.lambdify(self.free, self.exprs, "numpy")
-        self.f_c = sp.lambdify(self.free, [e for e, _ in fam.constraints], "numpy")
-        self.fam = fam
-
-    def x(self, th) -> np.ndarray:
-        return np.array(self.f_x(*th), dtype=float).reshape(-1)
-
-    def cons(self, th) -> np.ndarray:
-        return np.array(self.f_c(*th), dtype=float).reshape(-1) if self.fam.constraints \
-            else np.zeros(0)
-
-
-def distance(num: _Numeric, y: np.ndarray, mask: np.ndarray | None = None
-             ) -> tuple[float, np.ndarray]:
-    """(max-norm distance from ``y`` to the family over the parameters in ``mask`` (all by
-    default), the nearest free-parameter values)."""
-    keep = np.flatnonzero(np.ones(len(y), bool) if mask is None else mask)
-
-    def gap(th):
-        return num.x(th)[keep] - y[keep]
-
-    k = len(num.free)
-    if k == 0:
-        ok = num.cons(()).min(initial=0.0) >= -1e-12
-        return (float(np.abs(gap(())).max()) if ok else float("inf")), np.zeros(0)
-    th0 = np.clip(y[[num.names.index(s.name) for s in num.free]], 0.0, 1.0)
-    z0 = np.append(th0, float(np.abs(gap(th0)).max()))
-    cons = [{"type": "ineq", "fun": lambda z: z[-1] - gap(z[:-1])},
-            {"type": "ineq", "fun": lambda z: z[-1] + gap(z[:-1])}]
-    if num.fam.constraints:
-        cons.append({"type": "ineq", "fun": lambda z: num.cons(z[:-1])})
-    with np.errstate(all="ignore"):
-        res = minimize(lambda z: z[-1], z0, method="SLSQP", constraints=cons,
-                       bounds=[(0.0, 1.0)] * k + [(0.0, None)],
-                       options={"maxiter": 300, "ftol": 1e-12})
-    th = res.x[:-1]
-    viol = -min(0.0, num.cons(th).min(initial=0.0))
-    if not np.isfinite(res.x).all() or viol > 1e-9:
-        return float("inf"), th
-    return float(np.abs(gap(th)).max()), th
-
-
-def _rational_point(num: _Numeric, th: np.ndarray) -> dict | None:
-    """An exact point of the family near ``th`` (simple rationals), or None."""
-    for den in (12, 48, 240, 10**4, 10**6):
-        q = {s: sp.Rational(Fraction(float(v)).limit_denominator(den)) for s, v in zip(num.free, th)}
-        try:
-            if all((e.xreplace(q) >= 0) == sp.true for e, _ in num.fam.constraints):
-                return {n: sp.nsimplify(v).xreplace(q) if isinstance(v, sp.Basic) else v
-                        for n, v in num.fam.strategy}
-        except (TypeError, ZeroDivisionError):
-            continue
-    return None
-
-
-def _center(num: _Numeric) -> np.ndarray:
-    """A point of the family with the largest smallest slack (for a witness)."""
-    k = len(num.free)
-    z0 = np.append(np.full(k, 0.5), 0.0)
-    cons = [{"type": "ineq", "fun": lambda z: num.cons(z[:-1]) - z[-1]}]
-    with np.errstate(all="ignore"):
-        res = minimize(lambda z: -z[-1], z0, method="SLSQP", constraints=cons,
-                       bounds=[(0.0, 1.0)] * k + [(None, 1.0)], options={"maxiter": 300})
-    return res.x[:-1]
-
-
 def certify(sysm, fam: Family, candidates: Sequence[np.ndarray]) -> CertifiedFamily:
     """Exact points of ``fam`` (from the ``candidates`` free-parameter values and the
     family's centre) whose exact NashConv in the full game is 0."""
-    num = _Numeric(fam, sysm.names)
+    num = Numeric(fam, sysm.names)
     pts: list[dict] = []
-    tries = list(candidates) + ([_center(num)] if num.free else [np.zeros(0)])
+    tries = list(candidates) + ([center(num)] if num.free else [np.zeros(0)])
     for th in tries:
-        q = _rational_point(num, np.asarray(th, float))
+        q = rational_point(num, np.asarray(th, float))
         if q is None or any(q == p for p in pts):
             continue
         if exact_nash_conv_at(sysm, q) == 0:
             pts.append(q)
     pays: tuple = ()
     if pts:
-        pays = tuple(sp.nsimplify(str(_ground_payoff(sysm, pl, pts[0])))
-                     for pl in range(sysm.game.n_players))
+        pays = tuple(_ground_payoff(sysm, pl, pts[0]) for pl in range(sysm.game.n_players))
     return CertifiedFamily(fam, tuple(pts), pays)
 
 
@@ -167,7 +98,7 @@ def _ground_payoff(sysm, pl: int, point: dict):
     dom = sysm.ring.domain
     v = sysm.payoffs[pl].subs([(g, dom.convert(sp.Rational(point[n])))
                                for g, n in zip(sysm.ring.gens, sysm.names)])
-    return v.coeff(1) if v else 0
+    return dom.to_sympy(v.coeff(1)) if v else sp.Integer(0)
 
 
 def proposals(values: np.ndarray, gains: np.ndarray, eps: float = EPS_X, tol: float = TOL_G) -> list[str]:
@@ -187,61 +118,134 @@ def proposals(values: np.ndarray, gains: np.ndarray, eps: float = EPS_X, tol: fl
 
 def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     iterations: dict | None = None, methods: Sequence[str] = ("cfr+", "fp"),
-                    mode: str = "strict", runs: Sequence[LearnedProfile] | None = None
-                    ) -> EquilibriumSet:
+                    mode: str = "strict", runs: Sequence[LearnedProfile] | None = None,
+                    target: float = 1e-3, rounds: int = 2) -> EquilibriumSet:
     """Certified equilibrium families of ``game`` at the exact pot ``pot`` from ``seeds``
     seeded runs of each of ``methods`` (or the given ``runs``), with each run's distance to
-    the nearest family."""
-    clock = {}
+    the nearest family (runs farther than ``target`` refined, see the module docstring)."""
+    clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
     dom = iterated_dominance_at(game, pot, mode, system=sysm)
     gains = counterfactual_gains(sysm, dom.fixed)
     fixed = {**dom.fixed, **{n: 0 for n in gains.idle}}
     clock["dominance"] = time.perf_counter() - t
-    t = time.perf_counter()
-    if runs is None:
-        cg = compile_game(game, {"P": pot} if any(s.name == "P" for s in game.params) else None)
-        runs = learned_profiles(cg, seeds, seed, methods, iterations)
-    clock["learning"] = time.perf_counter() - t
-    t = time.perf_counter()
     names = sysm.names
     free_names = [c.name for c in gains.conditions]
     ev = float_evaluator(gains.elements, names)
-    fams: list[Family] = []
-    seen_case: set[str] = set()
-    for r in runs:
-        y = np.array([r.values[n] for n in names])
-        yf = np.array([r.values[n] for n in free_names])
-        for case in proposals(yf, ev(y)):
-            if case in seen_case:
-                continue
-            seen_case.add(case)
-            for fam in solve_support(gains.conditions, case, fixed, names, r.values):
-                key = (fam.strategy, fam.free, frozenset(fam.constraints))
-                if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
-                    fams.append(fam)
-    clock["solve"] = time.perf_counter() - t
-    t = time.perf_counter()
-    nums = [_Numeric(f, names) for f in fams]
     reach = float_evaluator([sysm.element(r) for _, r in sorted(_reach(game).items())], names)
     where = [game.infoset_index(p.infoset) for p in game.named]
-    table = np.full((len(runs), len(fams)), np.inf)
-    near_pts: list[list] = [[] for _ in fams]
-    for k, r in enumerate(runs):
+    cg = compile_game(game, {"P": pot} if any(s.name == "P" for s in game.params) else None)
+    its = {**ITERATIONS, **(iterations or {})}
+    fams: list[Family] = []
+    nums: list[Numeric] = []
+    seen: set[str] = set()
+
+    def propose(rs):
+        for r in rs:
+            y = np.array([r.values[n] for n in names])
+            yf = np.array([r.values[n] for n in free_names])
+            for case in proposals(yf, ev(y)):
+                if case in seen:
+                    continue
+                seen.add(case)
+                for fam in solve_support(gains.conditions, case, fixed, names, r.values):
+                    key = (fam.strategy, fam.free, frozenset(fam.constraints))
+                    if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
+                        fams.append(fam)
+                        nums.append(Numeric(fam, names))
+
+    def dist(r, i):
         y = np.array([r.values[n] for n in names])
         rv = reach(y)
         mask = np.array([n not in dom.fixed or rv[I] >= REACH_MIN for n, I in zip(names, where)])
-        for i, num in enumerate(nums):
-            table[k, i], th = distance(num, y, mask)
+        return distance(nums[i], y, mask)
+
+    t = time.perf_counter()
+    runs = list(runs) if runs is not None else learned_profiles(cg, seeds, seed, methods, its)
+    clock["learning"] = time.perf_counter() - t
+    t = time.perf_counter()
+    propose(runs)
+    clock["solve"] = time.perf_counter() - t
+    for _ in range(rounds):
+        t = time.perf_counter()
+        far = [k for k, r in enumerate(runs)
+               if min((dist(r, i)[0] for i in range(len(fams))), default=np.inf) > target]
+        clock["distance"] = clock.get("distance", 0.0) + time.perf_counter() - t
+        if not far:
+            break
+        t = time.perf_counter()
+        for k in far:
+            r = runs[k]
+            its_k = {r.method: r.iterations * REFINE}
+            runs[k] = learned_profiles(cg, max(x.seed for x in runs) + 1, seed, [r.method],
+                                       its_k, only=[r.seed])[0]
+        clock["learning"] += time.perf_counter() - t
+        t = time.perf_counter()
+        propose([runs[k] for k in far])
+        clock["solve"] += time.perf_counter() - t
+    t = time.perf_counter()
+    table = np.full((len(runs), len(fams)), np.inf)
+    near_pts: list[list] = [[] for _ in fams]
+    for k, r in enumerate(runs):
+        for i in range(len(fams)):
+            table[k, i], th = dist(r, i)
             if table[k, i] < 0.05:
                 near_pts[i].append(th)
-    clock["distance"] = time.perf_counter() - t
+    clock["distance"] = clock.get("distance", 0.0) + time.perf_counter() - t
     t = time.perf_counter()
     certified = [certify(sysm, f, near_pts[i][:4]) for i, f in enumerate(fams)]
-    keep = [i for i, c in enumerate(certified) if c.certified]
+    keep = maximal([i for i, c in enumerate(certified) if c.certified], nums,
+                   np.random.default_rng(seed))
     dists = [(float(table[k, keep].min()), int(np.argmin(table[k, keep]))) if keep
              else (float("inf"), -1) for k in range(len(runs))]
     clock["certify"] = time.perf_counter() - t
     return EquilibriumSet(game.name, pot, fixed, tuple(free_names),
                           tuple(certified[i] for i in keep), tuple(runs), tuple(dists), clock)
+
+
+def maximal(idx: Sequence[int], nums: Sequence[Numeric], rng: np.random.Generator,
+            n: int = 8) -> list[int]:
+    """The families (by index) not contained in another: larger ones first, each dropped
+    when ``n`` sampled points of it lie in a family already kept."""
+    order = sorted(idx, key=lambda i: -len(nums[i].free))
+    kept: list[int] = []
+    for i in order:
+        pts = sample(nums[i], rng, n)
+        if not any(contained(nums[i], nums[j], pts) for j in kept):
+            kept.append(i)
+    return sorted(kept)
+
+
+SUPPORT_MAX_PARAMETERS = 64  # beyond this, or past symbolic payoffs' node limit: continuation
+
+
+def check_size(game: Game) -> None:
+    """GameError (pointing to continuation) for a game too large for exact families: more
+    than ``SUPPORT_MAX_PARAMETERS`` named parameters or more nodes than symbolic payoffs
+    take."""
+    from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
+
+    n, nodes = len(game.named), game.n_nodes
+    if n > SUPPORT_MAX_PARAMETERS or nodes > MAX_SYMBOLIC_NODES:
+        raise GameError(f"game {game.name!r} is too large to enumerate equilibria exactly "
+                        f"({n} parameters, {nodes:,} nodes; at most {SUPPORT_MAX_PARAMETERS} "
+                        f"and {MAX_SYMBOLIC_NODES:,}): follow its branches with "
+                        f"'pokerdyn continuation {game.name} --pots A:B'")
+
+
+def set_record(res: EquilibriumSet) -> dict:
+    """JSON-ready record (every expression a sympy string)."""
+    fams = []
+    for c in res.families:
+        f = c.family
+        fams.append({"strategy": {k: str(v) for k, v in f.strategy}, "free": list(f.free),
+                     "constraints": [f"{e} >= 0" for e, _ in f.constraints],
+                     "cases": f.cases, "payoffs_at_witness": [str(p) for p in c.payoffs],
+                     "certified_points": [{k: str(v) for k, v in q.items()} for q in c.points]})
+    runs = [{"method": r.method, "seed": r.seed, "iterations": r.iterations,
+             "nash_conv": r.nash_conv, "distance": d, "family": i}
+            for r, (d, i) in zip(res.runs, res.distances)]
+    return {"game": res.game, "pot": str(res.pot), "method": "supports",
+            "dominance_fixed": {k: int(v) for k, v in res.fixed.items()}, "free": list(res.free),
+            "families": fams, "runs": runs, "seconds": res.seconds}

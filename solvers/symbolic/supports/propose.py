@@ -65,10 +65,12 @@ def random_profile(cg: CompiledGame, rng: np.random.Generator) -> NDArray[np.flo
 def learned_profiles(cg: CompiledGame, seeds: int = 20, seed: int = 0,
                      methods: Sequence[str] = METHODS,
                      iterations: Mapping[str, int] | None = None,
-                     warm: float = 10.0) -> list[LearnedProfile]:
+                     warm: float = 10.0, only: Sequence[int] | None = None
+                     ) -> list[LearnedProfile]:
     """``seeds`` runs of each method, run ``k`` from the ``k``-th child of
     ``SeedSequence(seed)`` (the same starting profile for every method); fictitious play
-    is Brown's alternating schedule with reach-weighted averaging."""
+    is Brown's alternating schedule with reach-weighted averaging.  ``only``: run just these
+    seed indices (a refinement of chosen runs)."""
     iterations = {**ITERATIONS, **(iterations or {})}
     bad = [m for m in methods if m not in METHODS]
     if bad or seeds < 1:
@@ -77,6 +79,8 @@ def learned_profiles(cg: CompiledGame, seeds: int = 20, seed: int = 0,
     children = np.random.SeedSequence(seed).spawn(seeds)
     out = []
     for k, child in enumerate(children):
+        if only is not None and k not in only:
+            continue
         sigma0 = random_profile(cg, np.random.default_rng(child))
         for m in methods:
             method = _WarmCFR(warm=warm) if m == "cfr+" else FictitiousPlay("alternating", "reach")
