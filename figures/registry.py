@@ -29,6 +29,7 @@ FIGURES: dict[str, str] = {
     "kuhn3_third_expectations": "figures.billingham.equilibria.kuhn3_third_expectations",
     "skp_solutions": "figures.billingham.equilibria.skp_solutions",
     "skp_expectations": "figures.billingham.equilibria.skp_expectations",
+    "kuhn3_family": "figures.frontier.kuhn3_family",
 }
 
 

@@ -249,3 +249,20 @@ def set_record(res: EquilibriumSet) -> dict:
     return {"game": res.game, "pot": str(res.pot), "method": "supports",
             "dominance_fixed": {k: int(v) for k, v in res.fixed.items()}, "free": list(res.free),
             "families": fams, "runs": runs, "seconds": res.seconds}
+
+
+def family_from_record(rec: dict) -> tuple[Family, list[dict]]:
+    """A family and its certified points back from :func:`set_record`'s JSON (in the
+    game's own symbols: parameter names as real symbols)."""
+    local: dict[str, sp.Symbol] = {}
+
+    def parse(text: str) -> sp.Expr:
+        expr = sp.sympify(text, locals=local)
+        for s in expr.free_symbols:
+            local.setdefault(s.name, sp.Symbol(s.name, real=True))
+        return sp.sympify(text, locals=local)
+
+    strat = tuple((k, parse(v)) for k, v in rec["strategy"].items())
+    cons = tuple((parse(c.rsplit(">=", 1)[0]), False) for c in rec["constraints"])
+    pts = [{k: sp.Rational(v) for k, v in q.items()} for q in rec["certified_points"]]
+    return Family(strat, tuple(rec["free"]), cons, rec["cases"]), pts
