@@ -96,3 +96,15 @@ def test_player_two_gets_minus_one_48th_and_one_and_three_trade(system, families
             assert vals[1] == sp.Rational(-1, 48)
             e1.add(vals[0])
     assert len(e1) > 1
+
+
+def test_family_figure_renders_the_utility_transfer(tmp_path):
+    from figures.registry import load
+
+    res = load("kuhn3_family").main(tmp_path, seed=0, quick=True)
+    assert res.files[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    n = res.numbers
+    assert n["families"] == 3
+    lo, hi = n["E2_range"]  # player 2: -1/48 on every family
+    assert abs(lo + 1 / 48) < 1e-12 and abs(hi + 1 / 48) < 1e-12
+    assert n["E1_range"][1] - n["E1_range"][0] > 1e-3  # players 1 and 3 trade utility

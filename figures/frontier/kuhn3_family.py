@@ -4,8 +4,10 @@ family (AAMAS 2013) overlaid.
 
 Left: E1 against E3 at points sampled in every certified family (player 2's payoff is the
 same -1/48 everywhere, so the families lie on the line E1 + E3 = 1/48: whatever one of them
-gains the other loses).  Right: each player's payoff against the free parameter that moves
-E1 most.  ``quick`` re-certifies the recorded families (figures/frontier/data); the full run
+gains the other loses).  Right: each player's payoff against player 2's bluff frequency
+beta = max(b11, b21) (x2_J_k_b, x2_Q_k_b: bet J or Q after player 1's check), which is what
+moves it: the exact payoffs on each family (sympy, in the figure's numbers) reduce to
+E1 = -(1 + 2 beta)/48, E3 = (1 + beta)/24.  ``quick`` re-certifies the recorded families (figures/frontier/data); the full run
 derives them again from 8 seeded CFR+/FP runs (a few minutes)."""
 from __future__ import annotations
 
@@ -26,12 +28,10 @@ def recorded() -> list[dict]:
 
 
 def _points(num, rng, n: int) -> list[np.ndarray]:
+    """Points of a family: random points and vertices of the box moved into it."""
     from solvers.symbolic.supports.geometry import sample
 
-    k = len(num.free)
-    raw = rng.random((20 * n, k))
-    ok = [th for th in raw if num.cons(th).min(initial=0.0) >= 0] if k else [np.zeros(0)]
-    return (ok + sample(num, rng, n))[:n]
+    return sample(num, rng, n)
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
@@ -44,6 +44,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                                                            family_from_record, set_record)
     from solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
                                                  gain_system)
+    from solvers.symbolic.nash_conv import payoffs_at
     from solvers.symbolic.supports.geometry import Numeric
 
     game = kuhn3()
@@ -62,7 +63,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     all_e, all_th = [], []
     for k, (fam, _) in enumerate(fams):
         num = Numeric(fam, names)
-        pts = _points(num, rng, 150)
+        pts = _points(num, rng, 60)
         e = np.array([pay(num.x(th)) for th in pts])
         ax.scatter(e[:, 0], e[:, 2], s=6, alpha=0.5, label=f"family {k + 1} ({len(fam.free)} free)")
         all_e.append(e)
@@ -76,20 +77,21 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.legend(fontsize=7)
     e = np.vstack(all_e)
     prof = [p for ps in all_th for p in ps]
-    free = sorted({n for fam, _ in fams for n in fam.free})
-    corr = {n: abs(np.corrcoef([p[n] for p in prof], e[:, 0])[0, 1]) for n in free
-            if np.std([p[n] for p in prof]) > 0}
-    lead = max(corr, key=corr.get)
-    xs = np.array([p[lead] for p in prof])
+    beta = np.array([max(p["x2_J_k_b"], p["x2_Q_k_b"]) for p in prof])
     for i in range(3):
-        bx.scatter(xs, e[:, i], s=5, alpha=0.4, label=f"E{i + 1}")
-    bx.set_xlabel(f"{lead} (the free parameter that moves E1 most)")
+        bx.scatter(beta, e[:, i], s=5, alpha=0.4, label=f"E{i + 1}")
+    bx.set_xlabel("beta = max(x2_J_k_b, x2_Q_k_b): player 2's bluffs after a check")
     bx.set_ylabel("payoff")
     bx.legend(fontsize=8)
+    exact = {}
+    E = payoffs_at(game, 3)
+    for k, (fam, _) in enumerate(fams):
+        sub = {sp.Symbol(n, real=True): v for n, v in fam.strategy}
+        exact[f"family {k + 1} payoffs"] = [str(sp.factor(sp.expand(x.xreplace(sub)))) for x in E]
     numbers = {"families": len(fams), "E1_range": [float(e[:, 0].min()), float(e[:, 0].max())],
                "E2_range": [float(e[:, 1].min()), float(e[:, 1].max())],
-               "E3_range": [float(e[:, 2].min()), float(e[:, 2].max())], "lead_parameter": lead,
-               "szafron_E1_range": [float(es[:, 0].min()), float(es[:, 0].max())]}
+               "E3_range": [float(e[:, 2].min()), float(e[:, 2].max())],
+               "szafron_E1_range": [float(es[:, 0].min()), float(es[:, 0].max())], **exact}
     return finish(fig, out_dir, "kuhn3_family",
                   "3-player Kuhn poker at P = 3: payoffs across the certified equilibrium "
                   "families; player 2 gets -1/48 everywhere while players 1 and 3 trade "
