@@ -18,18 +18,21 @@ import time
 from pathlib import Path
 
 
-def _kuhn3(pot: str, seeds: int, q) -> None:
+def _kuhn3(pot: str, seeds: int, workers, q) -> None:
     import sympy as sp
 
     from games.catalog.kuhn import kuhn3
     from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
 
     t = time.perf_counter()
-    res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds)
+    res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers)
     rec = set_record(res)
     by = {m: max(d for r, (d, _) in zip(res.runs, res.distances) if r.method == m)
           for m in ("cfr+", "fp")}
+    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     q.put({"pot": pot, "seconds": time.perf_counter() - t, "stages": res.seconds,
+           "cpu_seconds": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
+           "workers": workers,
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
            "families": len(res.families), "runs": len(res.runs),
            "max_distance": by, "record": rec})
@@ -61,16 +64,21 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--pots", default="3", help="comma-separated exact pots, e.g. 2,5/2,3,4,6")
     ap.add_argument("--out", default="benchmarks/results/kuhn3_set.json")
+    ap.add_argument("--workers", type=int, default=None, help="processes for the runs "
+                    "(default: one per CPU)")
+    ap.add_argument("--no-baseline", action="store_true")
     args = ap.parse_args()
-    out = {"baseline_kuhn3_third": _in_process(_third), "kuhn3": []}
-    b = out["baseline_kuhn3_third"]
-    print(f"kuhn3-third (case search, all P): {b['seconds']:.1f} s, "
-          f"{b['peak_rss_mb']:.0f} MB, {b['families']} families in {b['pieces']} pieces")
+    out = {"kuhn3": []}
+    if not args.no_baseline:
+        b = out["baseline_kuhn3_third"] = _in_process(_third)
+        print(f"kuhn3-third (case search, all P): {b['seconds']:.1f} s, "
+              f"{b['peak_rss_mb']:.0f} MB, {b['families']} families in {b['pieces']} pieces")
     for pot in args.pots.split(","):
-        r = _in_process(_kuhn3, pot.strip(), args.seeds)
+        r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers)
         out["kuhn3"].append(r)
         st = ", ".join(f"{k} {v:.1f} s" for k, v in r["stages"].items())
-        print(f"kuhn3 at P = {pot}: {r['seconds']:.1f} s ({st}), {r['peak_rss_mb']:.0f} MB, "
+        print(f"kuhn3 at P = {pot}: {r['seconds']:.1f} s ({st}; CPU {r['cpu_seconds']:.0f} s, "
+              f"{r['workers'] or 'all'} workers), {r['peak_rss_mb']:.0f} MB, "
               f"{r['families']} families, largest distance CFR+ {r['max_distance']['cfr+']:.1e} "
               f"FP {r['max_distance']['fp']:.1e} over {r['runs']} runs")
     Path(args.out).write_text(json.dumps(out, indent=1))

@@ -61,8 +61,8 @@ def test_blocks_split_independent_equations():
 def test_seeded_runs_replay_exactly():
     cg = compile_game(kuhn3(), {"P": 3})
     a = learned_profiles(cg, seeds=2, seed=5, iterations={"cfr+": 200, "fp": 200})
-    b = learned_profiles(cg, seeds=2, seed=5, iterations={"cfr+": 200, "fp": 200})
-    assert [r.values for r in a] == [r.values for r in b]
+    b = learned_profiles(cg, seeds=2, seed=5, iterations={"cfr+": 200, "fp": 200}, workers=2)
+    assert [r.values for r in a] == [r.values for r in b]  # in forked workers too
     s0 = random_profile(cg, np.random.default_rng(np.random.SeedSequence(5).spawn(2)[1]))
     s1 = random_profile(cg, np.random.default_rng(np.random.SeedSequence(5).spawn(2)[1]))
     assert np.array_equal(s0, s1) and not np.array_equal(s0, random_profile(

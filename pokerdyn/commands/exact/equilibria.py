@@ -15,6 +15,8 @@ def add_arguments(p) -> None:
                         "runs proposing supports (default 20 each)")
     p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="root of the runs' numpy SeedSequence (default 0)")
+    p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
+                   help="processes for the seeded runs (default: one per CPU)")
 
 
 def families(game_name: str, pot: str | None) -> tuple:

@@ -19,7 +19,7 @@ def run_supports(game, args) -> int:
         pot = parse_pot(args.pot, game)
     else:
         pot = sp.sympify(game.defaults.get("P")) if "P" in game.param_names else None
-    res = equilibrium_set(game, pot, seeds=args.seeds, seed=args.seed)
+    res = equilibrium_set(game, pot, seeds=args.seeds, seed=args.seed, workers=args.workers)
     if args.json:
         emit_json(set_record(res))
         return 0

@@ -119,10 +119,12 @@ def proposals(values: np.ndarray, gains: np.ndarray, eps: float = EPS_X, tol: fl
 def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     iterations: dict | None = None, methods: Sequence[str] = ("cfr+", "fp"),
                     mode: str = "strict", runs: Sequence[LearnedProfile] | None = None,
-                    target: float = 1e-3, rounds: int = 2) -> EquilibriumSet:
+                    target: float = 1e-3, rounds: int = 2, workers: int | None = 1
+                    ) -> EquilibriumSet:
     """Certified equilibrium families of ``game`` at the exact pot ``pot`` from ``seeds``
     seeded runs of each of ``methods`` (or the given ``runs``), with each run's distance to
-    the nearest family (runs farther than ``target`` refined, see the module docstring)."""
+    the nearest family (runs farther than ``target`` refined, see the module docstring);
+    ``workers``: processes for the runs (:func:`.propose.learned_profiles`)."""
     clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
@@ -162,7 +164,8 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
         return distance(nums[i], y, mask)
 
     t = time.perf_counter()
-    runs = list(runs) if runs is not None else learned_profiles(cg, seeds, seed, methods, its)
+    runs = list(runs) if runs is not None else learned_profiles(cg, seeds, seed, methods, its,
+                                                                  workers=workers)
     clock["learning"] = time.perf_counter() - t
     t = time.perf_counter()
     propose(runs)
@@ -175,11 +178,13 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
         if not far:
             break
         t = time.perf_counter()
-        for k in far:
-            r = runs[k]
-            its_k = {r.method: r.iterations * REFINE}
-            runs[k] = learned_profiles(cg, max(x.seed for x in runs) + 1, seed, [r.method],
-                                       its_k, only=[r.seed])[0]
+        for m in {runs[k].method for k in far}:
+            ks = [k for k in far if runs[k].method == m]
+            its_m = {m: max(runs[k].iterations for k in ks) * REFINE}
+            redo = learned_profiles(cg, max(x.seed for x in runs) + 1, seed, [m], its_m,
+                                    only=[runs[k].seed for k in ks], workers=workers)
+            for k, r in zip(ks, redo):
+                runs[k] = r
         clock["learning"] += time.perf_counter() - t
         t = time.perf_counter()
         propose([runs[k] for k in far])

@@ -14,6 +14,9 @@ is case (a) (``x = 1``), ``g_x < -tol`` case (b) (``x = 0``), anything closer to
 """
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
@@ -65,30 +68,46 @@ def random_profile(cg: CompiledGame, rng: np.random.Generator) -> NDArray[np.flo
 def learned_profiles(cg: CompiledGame, seeds: int = 20, seed: int = 0,
                      methods: Sequence[str] = METHODS,
                      iterations: Mapping[str, int] | None = None,
-                     warm: float = 10.0, only: Sequence[int] | None = None
-                     ) -> list[LearnedProfile]:
+                     warm: float = 10.0, only: Sequence[int] | None = None,
+                     workers: int | None = 1) -> list[LearnedProfile]:
     """``seeds`` runs of each method, run ``k`` from the ``k``-th child of
     ``SeedSequence(seed)`` (the same starting profile for every method); fictitious play
     is Brown's alternating schedule with reach-weighted averaging.  ``only``: run just these
-    seed indices (a refinement of chosen runs)."""
+    seed indices (a refinement of chosen runs).  ``workers`` > 1 runs them in that many
+    forked processes (None: one per CPU); the results do not depend on it."""
     iterations = {**ITERATIONS, **(iterations or {})}
     bad = [m for m in methods if m not in METHODS]
     if bad or seeds < 1:
         raise GameError(f"methods={list(methods)!r}, seeds={seeds}: methods must be among "
                         f"{METHODS} and seeds >= 1")
     children = np.random.SeedSequence(seed).spawn(seeds)
-    out = []
-    for k, child in enumerate(children):
-        if only is not None and k not in only:
-            continue
-        sigma0 = random_profile(cg, np.random.default_rng(child))
-        for m in methods:
-            method = _WarmCFR(warm=warm) if m == "cfr+" else FictitiousPlay("alternating", "reach")
-            res = run_iterative(cg, method, iterations=iterations[m], sigma0=sigma0,
-                                growth=2.0)
-            out.append(LearnedProfile(m, k, params_from_strategy(cg, res.strategy),
-                                      float(res.nash_conv), res.iterations))
-    return out
+    tasks = [(k, m, iterations[m], warm) for k in range(seeds)
+             if only is None or k in only for m in methods]
+    starts = {k: random_profile(cg, np.random.default_rng(children[k])) for k, *_ in tasks}
+    workers = min(workers or os.cpu_count() or 1, len(tasks))
+    if workers <= 1:
+        return [_one_run(cg, starts[t[0]], *t) for t in tasks]
+    # forked workers inherit the compiled game and numba's compiled kernels
+    global _SHARED
+    _SHARED = (cg, starts)
+    ctx = mp.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        return list(pool.map(_shared_run, tasks))
+
+
+_SHARED: tuple | None = None
+
+
+def _shared_run(task: tuple) -> LearnedProfile:
+    cg, starts = _SHARED
+    return _one_run(cg, starts[task[0]], *task)
+
+
+def _one_run(cg: CompiledGame, sigma0, k: int, m: str, n: int, warm: float) -> LearnedProfile:
+    method = _WarmCFR(warm=warm) if m == "cfr+" else FictitiousPlay("alternating", "reach")
+    res = run_iterative(cg, method, iterations=n, sigma0=sigma0, growth=2.0)
+    return LearnedProfile(m, k, params_from_strategy(cg, res.strategy), float(res.nash_conv),
+                          res.iterations)
 
 
 def case_string(gains: NDArray[np.float64], tol: float) -> str:
