@@ -18,14 +18,15 @@ import time
 from pathlib import Path
 
 
-def _kuhn3(pot: str, seeds: int, workers, q) -> None:
+def _kuhn3(pot: str, seeds: int, workers, rounds: int, q) -> None:
     import sympy as sp
 
     from games.catalog.kuhn import kuhn3
     from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
 
     t = time.perf_counter()
-    res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers)
+    res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers,
+                          rounds=rounds)
     rec = set_record(res)
     by = {m: max(d for r, (d, _) in zip(res.runs, res.distances) if r.method == m)
           for m in ("cfr+", "fp")}
@@ -67,6 +68,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=None, help="processes for the runs "
                     "(default: one per CPU)")
     ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--rounds", type=int, default=2, help="refinements of far runs (default 2)")
     args = ap.parse_args()
     out = {"kuhn3": []}
     if not args.no_baseline:
@@ -74,7 +76,7 @@ def main() -> None:
         print(f"kuhn3-third (case search, all P): {b['seconds']:.1f} s, "
               f"{b['peak_rss_mb']:.0f} MB, {b['families']} families in {b['pieces']} pieces")
     for pot in args.pots.split(","):
-        r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers)
+        r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers, args.rounds)
         out["kuhn3"].append(r)
         st = ", ".join(f"{k} {v:.1f} s" for k, v in r["stages"].items())
         print(f"kuhn3 at P = {pot}: {r['seconds']:.1f} s ({st}; CPU {r['cpu_seconds']:.0f} s, "
