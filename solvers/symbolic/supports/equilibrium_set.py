@@ -41,7 +41,7 @@ from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_co
 from solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
                                                 rational_point, sample)
 from solvers.symbolic.supports.propose import ITERATIONS, LearnedProfile, learned_profiles
-from solvers.symbolic.supports.solve import solve_support
+from solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
 
 EPS_X, TOL_G = 1e-2, 1e-3
 REACH_MIN = 1e-3  # dominated parameters at sets a limit reaches less often are not compared
@@ -74,6 +74,7 @@ class EquilibriumSet:
     runs: tuple[LearnedProfile, ...]
     distances: tuple[tuple[float, int], ...]  # per run: (distance, index of nearest family)
     seconds: dict = field(default_factory=dict)
+    skipped: tuple[str, ...] = ()  # supports (case strings) not solved within their budget
 
 
 def certify(sysm, fam: Family, candidates: Sequence[np.ndarray]) -> CertifiedFamily:
@@ -142,6 +143,7 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     fams: list[Family] = []
     nums: list[Numeric] = []
     seen: set[str] = set()
+    skipped: list[str] = []
 
     def propose(rs):
         for r in rs:
@@ -151,7 +153,13 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                 if case in seen:
                     continue
                 seen.add(case)
-                for fam in solve_support(gains.conditions, case, fixed, names, r.values):
+                try:
+                    with deadline(SECONDS):
+                        found = solve_support(gains.conditions, case, fixed, names, r.values)
+                except SupportTimeout:
+                    skipped.append(case)
+                    continue
+                for fam in found:
                     key = (fam.strategy, fam.free, frozenset(fam.constraints))
                     if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
                         fams.append(fam)
@@ -206,7 +214,8 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
              else (float("inf"), -1) for k in range(len(runs))]
     clock["certify"] = time.perf_counter() - t
     return EquilibriumSet(game.name, pot, fixed, tuple(free_names),
-                          tuple(certified[i] for i in keep), tuple(runs), tuple(dists), clock)
+                          tuple(certified[i] for i in keep), tuple(runs), tuple(dists), clock,
+                          tuple(skipped))
 
 
 def maximal(idx: Sequence[int], nums: Sequence[Numeric], rng: np.random.Generator,
@@ -253,7 +262,8 @@ def set_record(res: EquilibriumSet) -> dict:
             for r, (d, i) in zip(res.runs, res.distances)]
     return {"game": res.game, "pot": str(res.pot), "method": "supports",
             "dominance_fixed": {k: int(v) for k, v in res.fixed.items()}, "free": list(res.free),
-            "families": fams, "runs": runs, "seconds": res.seconds}
+            "families": fams, "runs": runs, "seconds": res.seconds,
+            "skipped_supports": list(res.skipped)}
 
 
 def family_from_record(rec: dict) -> tuple[Family, list[dict]]:

@@ -13,8 +13,11 @@ with any equation the solver did not use (``g = 0`` as two inequalities).
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
-from typing import Any, Mapping, Sequence
+import signal
+import threading
+from typing import Any, Iterator, Mapping, Sequence
 
 import sympy as sp
 
@@ -24,6 +27,34 @@ from solvers.symbolic import algebraic
 from solvers.symbolic.enumeration import Condition, Family, solve_triangular
 
 MAX_COMBINATIONS = 64
+SECONDS = 30.0  # per support: a limit far from converged can propose a support whose
+# coupled block swells (non-constant pivots); it is skipped and reported, not waited for
+
+
+class SupportTimeout(Exception):
+    """A support whose exact solution took longer than its budget."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`SupportTimeout` after ``seconds`` of wall time (main thread on POSIX;
+    elsewhere no limit)."""
+    usable = seconds and hasattr(signal, "setitimer") and \
+        threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def fire(signum, frame):
+        raise SupportTimeout(f"support not solved in {seconds} s")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def blocks(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) -> list[tuple[list, list]]:
