@@ -75,3 +75,18 @@ def test_a_game_too_large_points_to_continuation(capsys):
     assert main(["equilibria", "kuhn3(cards=6)"]) == 2
     err = [ln for ln in capsys.readouterr().err.splitlines() if "error" in ln]
     assert len(err) == 1 and "pokerdyn continuation" in err[0] and "72 parameters" in err[0]
+
+
+def test_a_support_past_its_budget_is_cut_off():
+    import time
+
+    from solvers.symbolic.supports.solve import SupportTimeout, deadline
+
+    t = time.perf_counter()
+    with pytest.raises(SupportTimeout):
+        with deadline(0.2):
+            while time.perf_counter() - t < 5:
+                sum(range(100))
+    assert time.perf_counter() - t < 2
+    with deadline(5):  # a quick block is left alone
+        assert sum(range(10)) == 45
