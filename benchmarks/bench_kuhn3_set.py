@@ -55,7 +55,13 @@ def _in_process(fn, *args) -> dict:
     q = ctx.Queue()
     p = ctx.Process(target=fn, args=(*args, q))
     p.start()
-    out = q.get()
+    while True:
+        try:
+            out = q.get(timeout=5)
+            break
+        except Exception:  # queue.Empty: still working, or the child died
+            if not p.is_alive():
+                return {"error": f"exit code {p.exitcode}"}
     p.join()
     return out
 
@@ -78,6 +84,10 @@ def main() -> None:
     for pot in args.pots.split(","):
         r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers, args.rounds)
         out["kuhn3"].append(r)
+        Path(args.out).write_text(json.dumps(out, indent=1))
+        if "error" in r:
+            print(f"kuhn3 at P = {pot}: failed ({r['error']})")
+            continue
         st = ", ".join(f"{k} {v:.1f} s" for k, v in r["stages"].items())
         print(f"kuhn3 at P = {pot}: {r['seconds']:.1f} s ({st}; CPU {r['cpu_seconds']:.0f} s, "
               f"{r['workers'] or 'all'} workers), {r['peak_rss_mb']:.0f} MB, "

@@ -156,9 +156,9 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                 try:
                     with deadline(SECONDS):
                         found = solve_support(gains.conditions, case, fixed, names, r.values)
-                except SupportTimeout:
-                    skipped.append(case)
-                    continue
+                except (SupportTimeout, sp.PolynomialError, ZeroDivisionError):
+                    skipped.append(case)  # too slow, or a fallback root the solver cannot
+                    continue              # carry (a denominator in an unknown)
                 for fam in found:
                     key = (fam.strategy, fam.free, frozenset(fam.constraints))
                     if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
