@@ -242,10 +242,12 @@ def check_size(game: Game) -> None:
 
     n, nodes = len(game.named), game.n_nodes
     if n > SUPPORT_MAX_PARAMETERS or nodes > MAX_SYMBOLIC_NODES:
+        hint = (f"follow its branches with 'pokerdyn continuation {game.name} --pots A:B'"
+                if any(s.name == "P" for s in game.params) else
+                f"solve it approximately with 'pokerdyn solve {game.name}'")
         raise GameError(f"game {game.name!r} is too large to enumerate equilibria exactly "
                         f"({n} parameters, {nodes:,} nodes; at most {SUPPORT_MAX_PARAMETERS} "
-                        f"and {MAX_SYMBOLIC_NODES:,}): follow its branches with "
-                        f"'pokerdyn continuation {game.name} --pots A:B'")
+                        f"and {MAX_SYMBOLIC_NODES:,}): {hint}")
 
 
 def set_record(res: EquilibriumSet) -> dict:
