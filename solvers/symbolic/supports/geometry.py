@@ -76,8 +76,10 @@ def rational_point(num: Numeric, th: np.ndarray) -> dict | None:
         q = {s: sp.Rational(Fraction(float(v)).limit_denominator(den)) for s, v in zip(num.free, th)}
         try:
             if all((e.xreplace(q) >= 0) == sp.true for e, _ in num.fam.constraints):
-                return {n: sp.nsimplify(v).xreplace(q) if isinstance(v, sp.Basic) else v
-                        for n, v in num.fam.strategy}
+                pt = {n: sp.sympify(v).xreplace(q) for n, v in num.fam.strategy}
+                # a pole of the family's formulas (0/0 there) is no point of it
+                if all(v.is_Rational and 0 <= v <= 1 for v in pt.values()):
+                    return pt
         except (TypeError, ZeroDivisionError):
             continue
     return None
