@@ -34,6 +34,7 @@ FIGURES: dict[str, str] = {
     "qre_selection": "figures.qre.selection",
     "qre_stability": "figures.qre.stability",
     "n_card": "figures.frontier.n_card",
+    "kuhn3_family": "figures.frontier.kuhn3_family",
 }
 
 

@@ -142,14 +142,16 @@ def test_equilibria_json_round_trips_skp_pieces(capsys):
         [{k: sp.simplify(v) for k, v in f["strategy"].items()} for f in sol2]
 
 
-@pytest.mark.parametrize("argv,msg", [(["equilibria", "kuhn3"], "too many parameters"),
+@pytest.mark.parametrize("argv,msg", [(["equilibria", "leduc"], "too large to enumerate"),
                                       (["equilibria", "skp", "--pot", "abc"], "not a number"),
                                       (["equilibria", "skp", "--pot", "-1"], "outside"),
                                       (["crosscheck", "skp", "--pots", "3,x"], "not a number")])
 def test_bad_input_one_line_exit_2(capsys, argv, msg):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert msg in err and err.count("\n") == 1
+    # a slow build (a loaded machine) may add its timing notices: not errors
+    lines = [ln for ln in err.splitlines() if not ln.startswith("pokerdyn: building")]
+    assert msg in err and len(lines) == 1
 
 
 def test_crosscheck_cli_json_and_failure_exit(capsys):

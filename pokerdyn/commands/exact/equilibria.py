@@ -3,13 +3,20 @@
 Free parameters range over the set cut out by the listed constraints."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import GAME_HELP, emit_json
+from pokerdyn.commands.common import GAME_HELP, SEED_MAX, emit_json, int_arg
 
 
 def add_arguments(p) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P (exact: 2.5 means 5/2)")
     p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
+    p.add_argument("--seeds", type=int_arg("seeds", 1, 1000), default=20,
+                   help="games past the case search (> 16 parameters): seeded CFR+ and FP "
+                        "runs proposing supports (default 20 each)")
+    p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
+                   help="root of the runs' numpy SeedSequence (default 0)")
+    p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
+                   help="processes for the seeded runs (default: one per CPU)")
 
 
 AXIS_MAX = 12  # frequencies left by dominance that the whole-axis run is known to finish
@@ -50,8 +57,15 @@ def families(game_name: str, pot: str | None) -> tuple:
 
 
 def run(args) -> int:
+    from solvers.symbolic.enumeration import MAX_PARAMETERS
     from solvers.symbolic.family_records import constraint_text, set_str, solution_record
 
+    from pokerdyn.commands.common import load_game
+
+    game = load_game(args.game)
+    if len(game.named) > MAX_PARAMETERS:  # past the case search: supports from learning
+        from pokerdyn.commands.exact.equilibrium_supports import run_supports
+        return run_supports(game, args)
     game, fams = families(args.game, args.pot)
     if args.json:
         emit_json({"game": game.name, "families": [solution_record(s, f) for s, f in fams]})

@@ -1,0 +1,100 @@
+"""Time and peak memory of the equilibrium set of 3-player Kuhn poker (kuhn3, 4 cards) at
+P = 3 by the support method (solvers.symbolic.supports), with today's one-third street run
+(kuhn3-third: the exact case search, piecewise over every P) as the baseline.
+
+    PYTHONPATH=. python benchmarks/bench_kuhn3_set.py [--seeds 20] [--pots 3] [--out FILE]
+
+Each stage runs in a fresh process so that its peak resident memory is its own.  Writes
+benchmarks/results/kuhn3_set.json: per run seconds by stage, peak RSS (MB), families,
+largest distance of a CFR+ / FP limit to its nearest family, and the baseline.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import resource
+import time
+from pathlib import Path
+
+
+def _kuhn3(pot: str, seeds: int, workers, rounds: int, q) -> None:
+    import sympy as sp
+
+    from games.catalog.kuhn import kuhn3
+    from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
+
+    t = time.perf_counter()
+    res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers,
+                          rounds=rounds)
+    rec = set_record(res)
+    by = {m: max(d for r, (d, _) in zip(res.runs, res.distances) if r.method == m)
+          for m in ("cfr+", "fp")}
+    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    q.put({"pot": pot, "seconds": time.perf_counter() - t, "stages": res.seconds,
+           "cpu_seconds": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
+           "workers": workers,
+           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           "families": len(res.families), "runs": len(res.runs),
+           "max_distance": by, "record": rec})
+
+
+def _third(q) -> None:
+    from games.catalog.kuhn import kuhn3_third
+    from solvers.symbolic.piecewise import equilibrium_pieces
+
+    t = time.perf_counter()
+    pieces = equilibrium_pieces(kuhn3_third())
+    q.put({"seconds": time.perf_counter() - t,
+           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           "pieces": len(pieces), "families": sum(len(p.solutions) for p in pieces)})
+
+
+def _in_process(fn, *args) -> dict:
+    ctx = mp.get_context("spawn")
+    q = ctx.Queue()
+    p = ctx.Process(target=fn, args=(*args, q))
+    p.start()
+    while True:
+        try:
+            out = q.get(timeout=5)
+            break
+        except Exception:  # queue.Empty: still working, or the child died
+            if not p.is_alive():
+                return {"error": f"exit code {p.exitcode}"}
+    p.join()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--pots", default="3", help="comma-separated exact pots, e.g. 2,5/2,3,4,6")
+    ap.add_argument("--out", default="benchmarks/results/kuhn3_set.json")
+    ap.add_argument("--workers", type=int, default=None, help="processes for the runs "
+                    "(default: one per CPU)")
+    ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--rounds", type=int, default=2, help="refinements of far runs (default 2)")
+    args = ap.parse_args()
+    out = {"kuhn3": []}
+    if not args.no_baseline:
+        b = out["baseline_kuhn3_third"] = _in_process(_third)
+        print(f"kuhn3-third (case search, all P): {b['seconds']:.1f} s, "
+              f"{b['peak_rss_mb']:.0f} MB, {b['families']} families in {b['pieces']} pieces")
+    for pot in args.pots.split(","):
+        r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers, args.rounds)
+        out["kuhn3"].append(r)
+        Path(args.out).write_text(json.dumps(out, indent=1))
+        if "error" in r:
+            print(f"kuhn3 at P = {pot}: failed ({r['error']})")
+            continue
+        st = ", ".join(f"{k} {v:.1f} s" for k, v in r["stages"].items())
+        print(f"kuhn3 at P = {pot}: {r['seconds']:.1f} s ({st}; CPU {r['cpu_seconds']:.0f} s, "
+              f"{r['workers'] or 'all'} workers), {r['peak_rss_mb']:.0f} MB, "
+              f"{r['families']} families, largest distance CFR+ {r['max_distance']['cfr+']:.1e} "
+              f"FP {r['max_distance']['fp']:.1e} over {r['runs']} runs")
+    Path(args.out).write_text(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,285 @@
+"""The equilibrium set of a game at one pot from supports proposed by learning: iterated
+dominance (exact, :mod:`.gains`), seeded CFR+ and FP runs (:mod:`.propose`), each limit's
+support solved exactly (:mod:`.solve`), every family certified, every limit's distance to
+the families measured.
+
+Certificate of a family: (1) by construction every case (c) gain vanishes identically on it
+or is kept as an equation, and the (a)/(b) signs and bounds are its exact constraints, which
+(counterfactual gains, backward induction over each player's own tree) make every point an
+equilibrium; (2) an exact rational point satisfies every constraint exactly and has exact
+NashConv 0 in the full game (dominated actions included), and so do the exact rational
+projections of the learned limits that satisfy the constraints.
+
+The set found is the union of the certified families, reported as its maximal members
+(a family whose sampled points all lie in another is dropped): complete for the supports the
+runs reach, with no claim about supports no run comes near (the case search of
+:mod:`solvers.symbolic.enumeration` makes that claim, up to 16 parameters).
+
+Distances (:func:`.geometry.distance`): max norm over the parameters, leaving out the
+dominated parameters at information sets the limit reaches with probability below
+``REACH_MIN`` (an average strategy there is arbitrary, and so is Nash play).  A run farther
+than ``target`` from every family is run again from the same start with ``REFINE`` times the
+iterations (at most ``rounds`` times): slow drift along nearly flat directions, not a missing
+family, is what keeps a limit away (3-player Kuhn: NashConv 1e-5 with distance 2e-3).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import sympy as sp
+
+from games import Game, GameError, compile_game
+
+from solvers.symbolic.dominance import _reach
+from solvers.symbolic.enumeration import Family
+from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
+                                             float_evaluator, gain_system,
+                                             iterated_dominance_at)
+from solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
+                                                rational_point, sample)
+from solvers.symbolic.supports.propose import ITERATIONS, LearnedProfile, learned_profiles
+from solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
+
+EPS_X, TOL_G = 1e-2, 1e-3
+REACH_MIN = 1e-3  # dominated parameters at sets a limit reaches less often are not compared
+REFINE = 4
+
+
+@dataclass(frozen=True)
+class CertifiedFamily:
+    """A family with its certificate: exact rational points (name -> Fraction) inside it
+    with exact NashConv 0, and the exact payoffs at the first one."""
+
+    family: Family
+    points: tuple[dict, ...]
+    payoffs: tuple[sp.Expr, ...]
+
+    @property
+    def certified(self) -> bool:
+        return bool(self.points)
+
+
+@dataclass(frozen=True)
+class EquilibriumSet:
+    """Outcome of :func:`equilibrium_set`."""
+
+    game: str
+    pot: Any
+    fixed: dict
+    free: tuple[str, ...]
+    families: tuple[CertifiedFamily, ...]
+    runs: tuple[LearnedProfile, ...]
+    distances: tuple[tuple[float, int], ...]  # per run: (distance, index of nearest family)
+    seconds: dict = field(default_factory=dict)
+    skipped: tuple[str, ...] = ()  # supports (case strings) not solved within their budget
+
+
+def certify(sysm, fam: Family, candidates: Sequence[np.ndarray]) -> CertifiedFamily:
+    """Exact points of ``fam`` (from the ``candidates`` free-parameter values and the
+    family's centre) whose exact NashConv in the full game is 0."""
+    num = Numeric(fam, sysm.names)
+    pts: list[dict] = []
+    tries = list(candidates) + ([center(num)] if num.free else [np.zeros(0)])
+    for th in tries:
+        q = rational_point(num, np.asarray(th, float))
+        if q is None or any(q == p for p in pts):
+            continue
+        if exact_nash_conv_at(sysm, q) == 0:
+            pts.append(q)
+    pays: tuple = ()
+    if pts:
+        pays = tuple(_ground_payoff(sysm, pl, pts[0]) for pl in range(sysm.game.n_players))
+    return CertifiedFamily(fam, tuple(pts), pays)
+
+
+def _ground_payoff(sysm, pl: int, point: dict):
+    dom = sysm.ring.domain
+    v = sysm.payoffs[pl].subs([(g, dom.convert(sp.Rational(point[n])))
+                               for g, n in zip(sysm.ring.gens, sysm.names)])
+    return dom.to_sympy(v.coeff(1)) if v else sp.Integer(0)
+
+
+def proposals(values: np.ndarray, gains: np.ndarray, eps: float = EPS_X, tol: float = TOL_G) -> list[str]:
+    """Case strings for one limit: bounds read from the values (``x <= eps``: (b), ``x >= 1 -
+    eps``: (a), when the gain does not contradict), and a second string with every bound
+    whose gain is within ``tol`` of 0 read as (c)."""
+    first, second = [], []
+    for x, g in zip(values, gains):
+        k = "a" if x >= 1 - eps and g >= -tol else "b" if x <= eps and g <= tol else "c"
+        first.append(k)
+        second.append("c" if k in "ab" and abs(g) <= tol else k)
+    out = ["".join(first)]
+    if second != first:
+        out.append("".join(second))
+    return out
+
+
+def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
+                    iterations: dict | None = None, methods: Sequence[str] = ("cfr+", "fp"),
+                    mode: str = "strict", runs: Sequence[LearnedProfile] | None = None,
+                    target: float = 1e-3, rounds: int = 2, workers: int | None = 1
+                    ) -> EquilibriumSet:
+    """Certified equilibrium families of ``game`` at the exact pot ``pot`` from ``seeds``
+    seeded runs of each of ``methods`` (or the given ``runs``), with each run's distance to
+    the nearest family (runs farther than ``target`` refined, see the module docstring);
+    ``workers``: processes for the runs (:func:`.propose.learned_profiles`)."""
+    clock: dict[str, float] = {}
+    t = time.perf_counter()
+    sysm = gain_system(game, pot)
+    dom = iterated_dominance_at(game, pot, mode, system=sysm)
+    gains = counterfactual_gains(sysm, dom.fixed)
+    fixed = {**dom.fixed, **{n: 0 for n in gains.idle}}
+    clock["dominance"] = time.perf_counter() - t
+    names = sysm.names
+    free_names = [c.name for c in gains.conditions]
+    ev = float_evaluator(gains.elements, names)
+    reach = float_evaluator([sysm.element(r) for _, r in sorted(_reach(game).items())], names)
+    where = [game.infoset_index(p.infoset) for p in game.named]
+    cg = compile_game(game, {"P": pot} if any(s.name == "P" for s in game.params) else None)
+    its = {**ITERATIONS, **(iterations or {})}
+    fams: list[Family] = []
+    nums: list[Numeric] = []
+    seen: set[str] = set()
+    skipped: list[str] = []
+
+    def propose(rs):
+        for r in rs:
+            y = np.array([r.values[n] for n in names])
+            yf = np.array([r.values[n] for n in free_names])
+            for case in proposals(yf, ev(y)):
+                if case in seen:
+                    continue
+                seen.add(case)
+                try:
+                    with deadline(SECONDS):
+                        found = solve_support(gains.conditions, case, fixed, names, r.values)
+                except (SupportTimeout, sp.PolynomialError, ZeroDivisionError):
+                    skipped.append(case)  # too slow, or a fallback root the solver cannot
+                    continue              # carry (a denominator in an unknown)
+                for fam in found:
+                    key = (fam.strategy, fam.free, frozenset(fam.constraints))
+                    if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
+                        fams.append(fam)
+                        nums.append(Numeric(fam, names))
+
+    def dist(r, i):
+        y = np.array([r.values[n] for n in names])
+        rv = reach(y)
+        mask = np.array([n not in dom.fixed or rv[I] >= REACH_MIN for n, I in zip(names, where)])
+        return distance(nums[i], y, mask)
+
+    t = time.perf_counter()
+    runs = list(runs) if runs is not None else learned_profiles(cg, seeds, seed, methods, its,
+                                                                  workers=workers)
+    clock["learning"] = time.perf_counter() - t
+    t = time.perf_counter()
+    propose(runs)
+    clock["solve"] = time.perf_counter() - t
+    for _ in range(rounds):
+        t = time.perf_counter()
+        far = [k for k, r in enumerate(runs)
+               if min((dist(r, i)[0] for i in range(len(fams))), default=np.inf) > target]
+        clock["distance"] = clock.get("distance", 0.0) + time.perf_counter() - t
+        if not far:
+            break
+        t = time.perf_counter()
+        for m in {runs[k].method for k in far}:
+            ks = [k for k in far if runs[k].method == m]
+            its_m = {m: max(runs[k].iterations for k in ks) * REFINE}
+            redo = learned_profiles(cg, max(x.seed for x in runs) + 1, seed, [m], its_m,
+                                    only=[runs[k].seed for k in ks], workers=workers)
+            for k, r in zip(ks, redo):
+                runs[k] = r
+        clock["learning"] += time.perf_counter() - t
+        t = time.perf_counter()
+        propose([runs[k] for k in far])
+        clock["solve"] += time.perf_counter() - t
+    t = time.perf_counter()
+    table = np.full((len(runs), len(fams)), np.inf)
+    near_pts: list[list] = [[] for _ in fams]
+    for k, r in enumerate(runs):
+        for i in range(len(fams)):
+            table[k, i], th = dist(r, i)
+            if table[k, i] < 0.05:
+                near_pts[i].append(th)
+    clock["distance"] = clock.get("distance", 0.0) + time.perf_counter() - t
+    t = time.perf_counter()
+    certified = [certify(sysm, f, near_pts[i][:4]) for i, f in enumerate(fams)]
+    keep = maximal([i for i, c in enumerate(certified) if c.certified], nums,
+                   np.random.default_rng(seed))
+    dists = [(float(table[k, keep].min()), int(np.argmin(table[k, keep]))) if keep
+             else (float("inf"), -1) for k in range(len(runs))]
+    clock["certify"] = time.perf_counter() - t
+    return EquilibriumSet(game.name, pot, fixed, tuple(free_names),
+                          tuple(certified[i] for i in keep), tuple(runs), tuple(dists), clock,
+                          tuple(skipped))
+
+
+def maximal(idx: Sequence[int], nums: Sequence[Numeric], rng: np.random.Generator,
+            n: int = 8) -> list[int]:
+    """The families (by index) not contained in another: larger ones first, each dropped
+    when ``n`` sampled points of it lie in a family already kept."""
+    order = sorted(idx, key=lambda i: -len(nums[i].free))
+    kept: list[int] = []
+    for i in order:
+        pts = sample(nums[i], rng, n)
+        if not any(contained(nums[i], nums[j], pts) for j in kept):
+            kept.append(i)
+    return sorted(kept)
+
+
+SUPPORT_MAX_PARAMETERS = 64  # beyond this, or past symbolic payoffs' node limit: continuation
+
+
+def check_size(game: Game) -> None:
+    """GameError (pointing to continuation) for a game too large for exact families: more
+    than ``SUPPORT_MAX_PARAMETERS`` named parameters or more nodes than symbolic payoffs
+    take."""
+    from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
+
+    n, nodes = len(game.named), game.n_nodes
+    if n > SUPPORT_MAX_PARAMETERS or nodes > MAX_SYMBOLIC_NODES:
+        hint = (f"follow its branches with 'pokerdyn continuation {game.name} --pots A:B'"
+                if any(s.name == "P" for s in game.params) else
+                f"solve it approximately with 'pokerdyn solve {game.name}'")
+        raise GameError(f"game {game.name!r} is too large to enumerate equilibria exactly "
+                        f"({n} parameters, {nodes:,} nodes; at most {SUPPORT_MAX_PARAMETERS} "
+                        f"and {MAX_SYMBOLIC_NODES:,}): {hint}")
+
+
+def set_record(res: EquilibriumSet) -> dict:
+    """JSON-ready record (every expression a sympy string)."""
+    fams = []
+    for c in res.families:
+        f = c.family
+        fams.append({"strategy": {k: str(v) for k, v in f.strategy}, "free": list(f.free),
+                     "constraints": [f"{e} >= 0" for e, _ in f.constraints],
+                     "cases": f.cases, "payoffs_at_witness": [str(p) for p in c.payoffs],
+                     "certified_points": [{k: str(v) for k, v in q.items()} for q in c.points]})
+    runs = [{"method": r.method, "seed": r.seed, "iterations": r.iterations,
+             "nash_conv": r.nash_conv, "distance": d, "family": i}
+            for r, (d, i) in zip(res.runs, res.distances)]
+    return {"game": res.game, "pot": str(res.pot), "method": "supports",
+            "dominance_fixed": {k: int(v) for k, v in res.fixed.items()}, "free": list(res.free),
+            "families": fams, "runs": runs, "seconds": res.seconds,
+            "skipped_supports": list(res.skipped)}
+
+
+def family_from_record(rec: dict) -> tuple[Family, list[dict]]:
+    """A family and its certified points back from :func:`set_record`'s JSON (in the
+    game's own symbols: parameter names as real symbols)."""
+    local: dict[str, sp.Symbol] = {}
+
+    def parse(text: str) -> sp.Expr:
+        expr = sp.sympify(text, locals=local)
+        for s in expr.free_symbols:
+            local.setdefault(s.name, sp.Symbol(s.name, real=True))
+        return sp.sympify(text, locals=local)
+
+    strat = tuple((k, parse(v)) for k, v in rec["strategy"].items())
+    cons = tuple((parse(c.rsplit(">=", 1)[0]), False) for c in rec["constraints"])
+    pts = [{k: sp.Rational(v) for k, v in q.items()} for q in rec["certified_points"]]
+    return Family(strat, tuple(rec["free"]), cons, rec["cases"]), pts
