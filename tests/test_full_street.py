@@ -103,12 +103,3 @@ def test_learning_limits_at_pot_nine_reach_the_exact_equilibrium(method, tol):
         fictitious_play(cg, iterations=20_000, schedule="alternating")
     x = params_from_strategy(cg, res.strategy)
     assert max(abs(x[k] - float(v)) for k, v in AT_NINE.items()) < tol
-
-
-def test_cli_whole_axis_is_one_clear_line(capsys):
-    """The whole-axis run of the 13 frequencies is not supported yet: exit 2, one line."""
-    from pokerdyn.cli import main
-
-    assert main(["equilibria", "kuhn3-full-simplified"]) == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "13 frequencies after dominance" in err

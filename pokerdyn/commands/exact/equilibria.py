@@ -19,9 +19,6 @@ def add_arguments(p) -> None:
                    help="processes for the seeded runs (default: one per CPU)")
 
 
-AXIS_MAX = 12  # frequencies left by dominance that the whole-axis run is known to finish
-
-
 def families(game_name: str, pot: str | None) -> tuple:
     """(game, [(p_set, Solution), ...]) for the CLI: piecewise, or at one exact pot."""
     import sympy as sp
@@ -36,24 +33,15 @@ def families(game_name: str, pot: str | None) -> tuple:
     n = len(game.named)
     if n == 0:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
-    fixed = None
-    if n > MAX_PARAMETERS:  # iterated (weak) dominance first, over the whole pot axis
-        from solvers.symbolic.dominance import reduce_game
-
-        fixed = reduce_game(game)
-        n -= len(fixed)
-    if n > MAX_PARAMETERS:
+    if n > MAX_PARAMETERS:  # run() sends these to the support method first
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
-                        f"({n} > {MAX_PARAMETERS} after dominance); follow its equilibria "
-                        "along P with `pokerdyn continuation GAME --pots A:B`")
-    if pot is None and fixed is not None and n > AXIS_MAX:
-        raise GameError(f"game {game.name!r}: {n} frequencies after dominance; the whole P "
-                        f"axis is enumerated for at most {AXIS_MAX} (give --pot for one pot)")
+                        f"({n} > {MAX_PARAMETERS}); follow its equilibria along P with "
+                        "`pokerdyn continuation GAME --pots A:B`")
     if pot is None:
-        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game, fixed)
+        return game, [(pc.p_set, s) for pc in equilibrium_pieces(game)
                       for s in pc.solutions]
     v = parse_pot(pot, game)
-    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v, fixed)]
+    return game, [(sp.FiniteSet(v), s) for s in solutions_at(game, v)]
 
 
 def run(args) -> int:
