@@ -31,7 +31,7 @@ def test_dominance_leaves_thirteen_frequencies():
     m = model(3.0)
     assert m.n == 13 and len(m.meta["fixed"]) == 23
     # J checks or folds by the rules; dominance also fixes that A always calls (round 1)
-    assert m.meta["fixed"]["x2_A_b_c"] == 1 and m.meta["fixed"]["x1_Q_kkb_c"] == 0
+    assert m.meta["fixed"]["c2_A_b"] == 1 and m.meta["fixed"]["c1_Q_kkb"] == 0
     # no fixed parameter is left in the field, and the payoffs stay zero-sum
     assert not {s.name for e in m.rhs for s in e.free_symbols} - set(m.names)
     y = np.random.default_rng(0).uniform(0.1, 0.9, m.n)
@@ -39,7 +39,7 @@ def test_dominance_leaves_thirteen_frequencies():
 
 
 @pytest.mark.parametrize("fixed, match", [({"nope": 1}, "unknown parameter"),
-                                          ({"x2_A_b_c": 2}, r"\[0, 1\]"),
+                                          ({"c2_A_b": 2}, r"\[0, 1\]"),
                                           ("all", "dominance")])
 def test_bad_fixed_is_one_clear_error(fixed, match):
     with pytest.raises(GameError, match=match):
@@ -87,7 +87,7 @@ def test_periodic_pot_returns_to_one_section_point():
     # P = 2.5: every seeded start settles on one cycle of period ~29.5
     m = model(2.5)
     r = run_chaos(m, random_starts(m, 1, seed=0)[0], 1500.0, 300.0,
-                  section=("x3_Q_kk_b", 0.5))
+                  section=("b3_Q", 0.5))
     c = classify_run(r)
     assert c.kind == "periodic" and c.clusters == 1
     assert c.period == pytest.approx(29.5, abs=0.3)
@@ -130,16 +130,16 @@ def test_polish_rejects_a_point_that_is_not_at_rest():
 
 def test_cli_lyapunov_json(capsys):
     rc = main(["lyapunov", GAME, "--pot", "2.5", "--starts", "1", "--t-end", "300",
-               "--section", "x3_Q_kk_b=0.5", "--json"])
+               "--section", "b3_Q=0.5", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert rc == 0 and len(out["free"]) == 13
-    assert out["runs"][0]["section"] == ["x3_Q_kk_b", 0.5]
+    assert out["runs"][0]["section"] == ["b3_Q", 0.5]
     assert abs(sum(out["runs"][0]["profit_rates"])) < 1e-9
 
 
 @pytest.mark.parametrize("argv, word", [
     (["--pot", "2.5", "--section", "x9=0.5"], "section"),
-    (["--pot", "2.5", "--section", "x3_Q_kk_b=1.5"], "section"),
+    (["--pot", "2.5", "--section", "b3_Q=1.5"], "section"),
     (["--pot", "-1"], "pot"),
     (["--pot", "2.5", "--t-end", "0"], "t-end"),
     (["--pot", "2.5", "--starts", "0"], "starts"),
@@ -171,7 +171,7 @@ def test_periodic_orbit_closes_with_neutral_floquet_multipliers():
 
     m = model(2.5)
     x = run_chaos(m, random_starts(m, 1, seed=0)[0], 2000.0).meta["final"]
-    c = find_cycle(m, x, ("x3_Q_kk_b", 0.5), n_returns=1, rtol=1e-10, atol=1e-12)
+    c = find_cycle(m, x, ("b3_Q", 0.5), n_returns=1, rtol=1e-10, atol=1e-12)
     assert c.closure < 1e-9 and c.period == pytest.approx(29.4869, abs=1e-3)
     mod = np.abs(c.multipliers)
     assert np.sum(np.abs(mod - 1) < 1e-4) == 6 and np.all(mod[6:] < 0.1)

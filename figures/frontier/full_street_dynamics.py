@@ -18,8 +18,8 @@ from figures.base import FigureResult, finish, new_figure
 
 GAME = "kuhn3-full-simplified"
 # (pot, section) of the periodic and of the irregular example (see README, issue 14 numbers)
-PERIODIC = (2.5, ("x3_Q_kk_b", 0.5))
-CHAOTIC = (6.0, ("x1_K_kkb_c", 0.5))
+PERIODIC = (2.5, ("b3_Q", 0.5))
+CHAOTIC = (6.0, ("c1_K_kkb", 0.5))
 
 
 def lyapunov_panel(ax, runs: Sequence[ChaosRun], label: str = "", **kw):

@@ -147,11 +147,17 @@ def kuhn3_full_simplified() -> Game:
     """Full-street simplified 3-player Kuhn poker (Billingham, arXiv 1707.01392): the game
     :func:`kuhn3` with pot ``P`` in which a player holding J must check or fold.  Its 36
     frequencies are named by :func:`full_street_named` (J has no choice)."""
-    return _deal_game("kuhn3-full-simplified", 3, "JQKA", POT / 3, sp.Integer(1), 0,
-                      _j_checks_or_folds, params=(POT,), domains=POT_DOMAIN, defaults={"P": 3},
-                      named=full_street_named("QKA"),
-                      description="full-street simplified 3-player Kuhn poker with pot P "
-                                  "(J checks or folds; Billingham arXiv 1707.01392)")
+    def build(named):
+        return _deal_game("kuhn3-full-simplified", 3, "JQKA", POT / 3, sp.Integer(1), 0,
+                          _j_checks_or_folds, params=(POT,), domains=POT_DOMAIN,
+                          defaults={"P": 3}, named=named,
+                          description="full-street simplified 3-player Kuhn poker with pot P "
+                                      "(J checks or folds; Billingham arXiv 1707.01392)")
+
+    # the frequencies in the tree's information-set order (the order of the state vector of
+    # the ODE models and of seeded random starts, as before they had names)
+    order = {s.label: k for k, s in enumerate(build(()).infosets)}
+    return build(sorted(full_street_named("QKA"), key=lambda n: order[n.infoset]))
 
 
 # Billingham section 2, points 1-4: the actions the paper's game fixes.
