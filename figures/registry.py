@@ -29,6 +29,15 @@ FIGURES: dict[str, str] = {
     "kuhn3_third_expectations": "figures.billingham.equilibria.kuhn3_third_expectations",
     "skp_solutions": "figures.billingham.equilibria.skp_solutions",
     "skp_expectations": "figures.billingham.equilibria.skp_expectations",
+    "mercer_tables_2p": "figures.mercer.tables_2p",
+    "mercer_tables_3p": "figures.mercer.tables_3p",
+    "mercer_table7": "figures.mercer.table7",
+    "mercer_table8": "figures.mercer.table8",
+    "mercer_fig2": "figures.mercer.fig2",
+    "mercer_epsilon": "figures.mercer.epsilon",
+    "mercer_pot": "figures.mercer.pot",
+    "mercer_colluders": "figures.mercer.colluders",
+    "mercer_report": "figures.mercer.report",
 }
 
 
