@@ -59,6 +59,7 @@ def deviation(printed: float, v) -> float | None:
 def side_by_side(t: PaperTable, columns: dict[str, dict]) -> tuple[str, dict[str, float]]:
     """Markdown of table ``t``: per cell "printed / ours (one per column)"; and the largest
     deviation of a printed cell from each column (absent where the column has no values)."""
+    columns = columns or {"ours (none cached: run --heavy)": {}}
     names = list(columns)
     lines = [f"**Table {t.name}** ({t.caption}; `{t.game}`): printed / "
              + " / ".join(names) + ", percent of betting", "",
@@ -74,8 +75,8 @@ def side_by_side(t: PaperTable, columns: dict[str, dict]) -> tuple[str, dict[str
                 if d is not None:
                     dev[n] = max(dev.get(n, 0.0), d)
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
-    lines += ["", "Largest deviation of a printed cell: " + ", ".join(
-        f"from {n} {d:.2f} points" for n, d in dev.items()) + ".", ""]
+    lines += ["", "Largest deviation of a printed cell: " + (", ".join(
+        f"from {n} {d:.2f} points" for n, d in dev.items()) or "n/a") + ".", ""]
     return "\n".join(lines), dev
 
 
