@@ -24,7 +24,7 @@ EXPLANATIONS = """\
 | 1 (2P-SMH) | LP optimal face; FP to max regret 2e-5 | 0.44 points (face); 0.81 (FP 2e-5) | rounding to whole percent of a long FP run (the paper's FP to 0.01 gives 99.3 where 66/65 are printed: 34 points) |
 | 2 (2P-MMH, first bet) | the paper's FP stopped at max regret 0.01 | 0.04 points | FP's stopping point: the LP face is a single point in most cells and sits up to 15.6 points away (player 1, 25 and 26) |
 | 3 (2P-MMH, post-flop with 45) | the paper's FP stopped at max regret 0.01 | 0.05 points | FP's stopping point: the face misses printed cells by up to 26.9 points (player 2 on flop 36) |
-| 4-6 (3P-MMH) | the paper's FP stopped at max regret 0.1 (its `run.sh`) | 0.27 points | an error in the paper: its tables come from the run stopped at epsilon 0.1, not 0.01; at 0.01 its own FP moves up to 23 points, and CFR+ equilibria (spread over starts below 2 points in most cells) are 15-24 points away |
+| 4-6 (3P-MMH) | the paper's FP stopped at max regret 0.1 (its `run.sh`) | 0.27 points | an error in the paper: its tables come from the run stopped at epsilon 0.1, not 0.01; at 0.01 its own FP moves up to 23 points, and CFR+ equilibria from 11 starts (spread at most 7 points, under 2 in most cells) are 15-24 points away |
 | 7 (3P-MMH collusion payoffs) | CFR+ to NashConv 0.002 | n/a (cells withheld) | -- |
 | 8 top (= Tables 5, 6 cells) | as Tables 5-6 | 0.27 points | as Tables 4-6 |
 | 8 bottom (weak collusion 1, 2) | the paper's FP stopped at max regret 0.1 on the collusion game (176 iterations) | 0.28 points | as Tables 4-6: the paper's FP at its `run.sh` epsilon 0.1; CFR+ from 3 starts is far from several cells |
@@ -35,8 +35,8 @@ a call counted as a bet); the 3P-SMH payoffs of sec. 4.3 need two orbits of bett
 of 8 (README, issue 12), a reading that changes no table.
 
 Non-uniqueness: two players, the LP optimal face is one point in most printed cells (Table
-1's 25/34 of player 1 range over [30.8, 100]); three players, CFR+ from several starts
-agrees within about 2 points in most cells, so the 15-24 point gaps are not non-uniqueness.
+1's 25/34 of player 1 range over [30.8, 100]); three players, CFR+ from 11 starts
+agrees within 7 points everywhere and 2 in most cells, so the 15-24 point gaps are not non-uniqueness.
 FP's stopping point, cell by cell: the columns "FP to 0.1" and "FP to 0.01" of Tables 4-6
 show each printed cell beside the same run stopped at the two thresholds.
 
