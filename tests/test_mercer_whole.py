@@ -138,3 +138,14 @@ def test_reproduce_passes_heavy_only_to_modules_that_take_it(tmp_path, monkeypat
     reproduce.run_figure("m", tmp_path, 0, True, heavy=True)
     reproduce.run_figure("o", tmp_path, 0, True, heavy=True)
     assert seen == {"heavy": True}
+
+
+@pytest.mark.parametrize("spec,message", [
+    ("mercer-smh(players=3,collusion=pot,colluders=[2])", "must be 2 to 2 distinct seats"),
+    ("mercer-smh(players=3,collusion=pot,colluders=[2,4])", "colluder seat 4 is outside [1, 3]"),
+])
+def test_pot_sharing_bad_colluders_are_one_line_exit_2(spec, message, capsys):
+    from pokerdyn.cli import main
+    assert main(["games", spec]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
