@@ -149,3 +149,18 @@ def test_pot_sharing_bad_colluders_are_one_line_exit_2(spec, message, capsys):
     assert main(["games", spec]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0]
+
+
+def test_cached_sections_and_the_report_render(tmp_path):
+    """The cheap Mercer sections (read from recorded results) render, and the report joins
+    them under the explanations."""
+    from figures.mercer import colluders, report, table7
+    res = colluders.main(tmp_path)
+    assert res.files[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "4P-SMH k=3 strong: gain / loss" in res.numbers
+    t7 = table7.main(tmp_path)
+    c, a, b = (float(x) for x in t7.numbers["pot public (C, A, B)"].strip("()").split(","))
+    assert c == pytest.approx(2.0, abs=0.01) and a < -0.99 and b < -0.99   # colluders fold
+    text = report.main(tmp_path).files[0].read_text()
+    assert "## Summary: the largest deviation per table" in text
+    assert "## The colluder count" in text and "## Table 7" in text
