@@ -35,6 +35,15 @@ FIGURES: dict[str, str] = {
     "qre_stability": "figures.qre.stability",
     "n_card": "figures.frontier.n_card",
     "kuhn3_family": "figures.frontier.kuhn3_family",
+    "mercer_tables_2p": "figures.mercer.tables_2p",
+    "mercer_tables_3p": "figures.mercer.tables_3p",
+    "mercer_table7": "figures.mercer.table7",
+    "mercer_table8": "figures.mercer.table8",
+    "mercer_fig2": "figures.mercer.fig2",
+    "mercer_epsilon": "figures.mercer.epsilon",
+    "mercer_pot": "figures.mercer.pot",
+    "mercer_colluders": "figures.mercer.colluders",
+    "mercer_report": "figures.mercer.report",
 }
 
 

@@ -1,7 +1,7 @@
 """The numbers Mercer Hold'em's paper prints, and where each lives in our games.
 
 Source: ``shared/papers/mercer_holdem_collusion.txt`` (Ullman), sections 4.2 and 4.3,
-Tables 1-6; percentages of betting (a call counts as a bet, as in the paper).  A *cell* is an
+Tables 1-6 and 8 (Table 7's values are withheld from our copy); percentages of betting (a call counts as a bet, as in the paper).  A *cell* is an
 information-set label of ours and the action whose probability the paper prints.  Labels
 are those of :mod:`games.holdem` (``P2:35|b``: player 2 holds 3 5 after player 1 bet; in
 Mercer Hold'em without a check a player who stays in must put in 4 chips, so a history in
@@ -77,6 +77,21 @@ TABLES: dict[str, PaperTable] = {t.name: t for t in (
        {"1st player folds": "P3:{h}|f b", "2nd player folds": "P3:{h}|b f"},
        {"1st player folds": "70.7 2.4 3.0 5.1 12.6 4.6 9.4 100 80.9 100",
         "2nd player folds": "20.7 2.4 3.0 4.6 9.9 4.6 8.3 16.9 16.9 76.6"}),
+    _t("8a", "3P-MMH without collusion: player 3's first bet (Table 8, top)",
+       "mercer-mmh(players=3)", "22 23 24 25 26 34 35 36 45 46",
+       {"no folding": "P3:{h}|b c", "1st player folds": "P3:{h}|f b",
+        "2nd player folds": "P3:{h}|b f"},
+       {"no folding": "100 1.3 1.9 3.5 6.2 3.0 6.2 11.6 11.6 24.5",
+        "1st player folds": "70.7 2.4 3.0 5.1 12.6 4.6 9.4 100 80.9 100",
+        "2nd player folds": "20.7 2.4 3.0 4.6 9.9 4.6 8.3 16.9 16.9 76.6"}),
+    _t("8b", "3P-MMH, players 1 and 2 in weak collusion: player 3's first bet (Table 8, "
+       "bottom)", "mercer-mmh(players=3,collusion=weak,colluders=[1,2])",
+       "22 23 24 25 26 34 35 36 45 46",
+       {"no folding": "P3:{h}|b c", "1st player folds": "P3:{h}|f b",
+        "2nd player folds": "P3:{h}|b f"},
+       {"no folding": "100 2.0 2.0 3.7 6.5 3.1 6.5 12.7 12.7 36.4",
+        "1st player folds": "30.2 2.5 3.1 5.9 13.8 5.4 9.9 100 68.6 100",
+        "2nd player folds": "46.6 2.5 3.1 5.4 12.1 4.8 9.3 28.5 41.5 100"}),
 )}
 
 

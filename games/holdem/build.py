@@ -35,7 +35,7 @@ from games.collusion import check_seats
 from games.errors import GameError
 from games.holdem.betting import Round, betting_template
 from games.holdem.cards import Deck
-from games.holdem.deals import SHARED, Stage, deal_paths, hands, views
+from games.holdem.deals import SHARED, Stage, deal_paths, hands, path_counts, views
 from games.holdem.evaluators import Evaluator, pot_shares
 from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
@@ -281,4 +281,15 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     return game
 
 
-__all__ = ["COLLUSION", "build_game"]
+def count_nodes(deck: Deck, rounds: Sequence[Round], n_players: int) -> int:
+    """Nodes of :func:`build_game`'s game (rank-merged deals, any collusion: it changes only
+    payoffs and information sets) without building it: the public tree's nodes, each
+    counted once per deal path of its depth (:func:`games.holdem.deals.path_counts`)."""
+    rounds = tuple(rounds)
+    _check_cards(deck, rounds, n_players)
+    stages = _stages(rounds, n_players)
+    cnt = path_counts(deck, tuple(s for st in stages for s in st))
+    return int(sum(cnt[d] for d in _public_tree(rounds, n_players, stages).depth))
+
+
+__all__ = ["COLLUSION", "build_game", "count_nodes"]

@@ -16,6 +16,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from itertools import combinations_with_replacement
+from math import comb
+
 from games.holdem.cards import Deck, deal
 
 SHARED = -1
@@ -98,4 +101,27 @@ def hands(paths: DealPaths, player: int) -> np.ndarray:
     return np.array(rows, dtype=np.int64).reshape(len(rows), -1)
 
 
-__all__ = ["DealPaths", "SHARED", "Stage", "deal_paths", "hands", "views"]
+__all__ = ["DealPaths", "SHARED", "Stage", "deal_paths", "hands", "path_counts", "views"]
+
+
+def path_counts(deck: Deck, stages: tuple[Stage, ...]) -> np.ndarray:
+    """Number of deal paths per depth (0 .. n_stages) when deals are merged by rank, as
+    :func:`deal_paths` with ``merge=True`` would make them, without making them: a forward
+    count over the ranks still in the deck (at most ``(copies + 1) ** ranks`` states)."""
+    states = {tuple([deck.per_rank] * deck.ranks): 1}
+    out = [1]
+    for st in stages:
+        nxt: dict[tuple[int, ...], int] = {}
+        for left, n in states.items():
+            for ms in combinations_with_replacement(range(deck.ranks), st.k):
+                new = list(left)
+                for r in ms:
+                    new[r] -= 1
+                if min(new) < 0 or any(comb(left[r], ms.count(r)) == 0 for r in set(ms)):
+                    continue
+                key = tuple(new)
+                nxt[key] = nxt.get(key, 0) + n
+        states = nxt
+        out.append(sum(states.values()))
+    return np.array(out, dtype=np.int64)
+

@@ -10,6 +10,7 @@ long exact enumeration runs beside the numeric figures.  Every figure is compute
 in one process (its seed is its own), only the wall time differs."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import time
@@ -25,6 +26,9 @@ from pokerdyn.commands.common import SEED_MAX, check_output_dir, emit_json, int_
 
 def add_arguments(p) -> None:
     p.add_argument("--quick", action="store_true", help="small runs (under a minute in all)")
+    p.add_argument("--heavy", action="store_true",
+                   help="also compute what the figures keep cached (the Mercer paper's long "
+                        "solves: tens of minutes); without it they read cached results")
     p.add_argument("--out", default="pokerdyn-out", help="output folder (default: pokerdyn-out)")
     p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="random seed (default 0)")
@@ -37,21 +41,26 @@ def add_arguments(p) -> None:
 
 
 def _command(args, name: str) -> str:
-    quick = " --quick" if args.quick else ""
+    quick = (" --quick" if args.quick else "") + (" --heavy" if getattr(args, "heavy", False)
+                                                   else "")
     return f"pokerdyn reproduce{quick} --out {args.out} --seed {args.seed} --only {name}"
 
 
-def run_figure(name: str, out: Path, seed: int, quick: bool) -> dict:
-    """Run one figure module; its done.json record (without mode and command)."""
+def run_figure(name: str, out: Path, seed: int, quick: bool, heavy: bool = False) -> dict:
+    """Run one figure module; its done.json record (without mode and command).  ``heavy``
+    goes to the modules whose ``main`` takes it."""
     t0 = time.perf_counter()
-    res = load(name).main(out, seed=seed, quick=quick)
+    main = load(name).main
+    kw = {"heavy": heavy} if "heavy" in inspect.signature(main).parameters else {}
+    res = main(out, seed=seed, quick=quick, **kw)
     return {"files": [Path(f).name for f in res.files], "summary": res.summary,
             "numbers": res.numbers, "source": res.source,
             "seconds": round(time.perf_counter() - t0, 3)}
 
 
-def _run_group(names: list[str], out: Path, seed: int, quick: bool) -> dict[str, dict]:
-    return {n: run_figure(n, out, seed, quick) for n in names}
+def _run_group(names: list[str], out: Path, seed: int, quick: bool,
+               heavy: bool = False) -> dict[str, dict]:
+    return {n: run_figure(n, out, seed, quick, heavy) for n in names}
 
 
 def groups(names: list[str]) -> list[list[str]]:
@@ -68,7 +77,7 @@ def _results(todo: list[str], out: Path, args, jobs: int):
     parts = groups(todo)
     if jobs == 1 or len(parts) < 2:
         for n in todo:
-            yield n, run_figure(n, out, args.seed, args.quick)
+            yield n, run_figure(n, out, args.seed, args.quick, args.heavy)
         return
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -76,7 +85,8 @@ def _results(todo: list[str], out: Path, args, jobs: int):
     # the equilibria group is by far the longest: start it first (registry order otherwise)
     parts.sort(key=lambda g: not FIGURES[g[0]].startswith("figures.billingham.equilibria"))
     with ProcessPoolExecutor(min(jobs, len(parts)), mp.get_context("spawn")) as pool:
-        pending = {pool.submit(_run_group, g, out, args.seed, args.quick) for g in parts}
+        pending = {pool.submit(_run_group, g, out, args.seed, args.quick, args.heavy)
+                   for g in parts}
         while pending:
             finished, pending = wait(pending, return_when=FIRST_COMPLETED)
             for f in finished:
@@ -95,6 +105,8 @@ def run(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     done_path = out / "done.json"
     mode = {"quick": bool(args.quick), "seed": args.seed}
+    if args.heavy:
+        mode["heavy"] = True
     done = json.loads(done_path.read_text()) if done_path.exists() and not args.force else {}
     todo = [n for n in names if not (done.get(n) and done[n].get("mode") == mode and all(
         (out / f).exists() for f in done[n]["files"]))]
@@ -119,7 +131,8 @@ def run(args) -> int:
 
 def _write_report(out: Path, names, done, args) -> None:
     lines = ["# pokerdyn reproduce report", "",
-             f"Mode: {'quick' if args.quick else 'full'}, seed {args.seed}.", ""]
+             f"Mode: {'quick' if args.quick else 'full'}{', heavy' if args.heavy else ''}, "
+             f"seed {args.seed}.", ""]
     for n in names:
         d = done[n]
         lines += [f"## {n}", "", f"Source: {d['source']}" if d["source"] else "", "",

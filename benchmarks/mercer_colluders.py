@@ -1,0 +1,61 @@
+"""The hold'em paper's open question (sec. 5): how collusion pays as the number of colluders
+grows.  For Mercer Hold'em with N players and k colluders (the last k seats, the paper's
+"seats 2 and 3" for N = 3) under each constraint (strong, weak, pot), CFR+ solves the
+collusion game and the game without collusion; the colluders' total gain per hand is the sum
+over the colluders of (payoff with collusion - payoff without, same seats), the
+non-colluders' loss the opposite sum over the others (the games are zero-sum, so the two
+agree; both are printed as a check).  Each solve is cached in ``--out`` (JSON, one entry per
+game), so an interrupted run resumes.
+
+    python benchmarks/mercer_colluders.py --players 3 4 --out benchmarks/results/mercer_colluders.json
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from figures.mercer.colluders import KINDS, spec_of  # noqa: E402
+from games import compile_game  # noqa: E402
+from games.catalog.registry import make_game  # noqa: E402
+from solvers import cfr  # noqa: E402
+
+
+def solve(spec: str, tol: float, iterations: int) -> dict:
+    t0 = time.perf_counter()
+    g = make_game(spec)
+    cg = compile_game(g)
+    t1 = time.perf_counter()
+    r = cfr(cg, iterations=iterations, tol=tol)
+    return {"spec": spec, "nodes": int(cg.n_nodes), "infosets": int(cg.n_infosets),
+            "build_s": round(t1 - t0, 2), "solve_s": round(time.perf_counter() - t1, 2),
+            "iterations": int(r.iterations), "nash_conv": float(r.nash_conv),
+            "payoffs": [float(x) for x in r.expected_payoffs]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, nargs="+", default=[3, 4])
+    ap.add_argument("--game", default="smh", choices=("smh", "mmh"))
+    ap.add_argument("--tol", type=float, default=0.002)
+    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--out", type=Path, required=True)
+    a = ap.parse_args()
+    done = json.loads(a.out.read_text()) if a.out.exists() else {}
+    for n in a.players:
+        specs = [spec_of(a.game, n, None, 0)] + [spec_of(a.game, n, kind, k)
+                                                for k in range(2, n) for kind in KINDS]
+        for spec in specs:
+            if spec in done:
+                continue
+            done[spec] = solve(spec, a.tol, a.iterations)
+            print(json.dumps(done[spec]), flush=True)
+            a.out.write_text(json.dumps(done, indent=1))
+
+
+if __name__ == "__main__":
+    main()
