@@ -7,7 +7,7 @@ non-colluders' loss the opposite sum over the others (the games are zero-sum, so
 agree; both are printed as a check).  Each solve is cached in ``--out`` (JSON, one entry per
 game), so an interrupted run resumes.
 
-    python benchmarks/mercer_colluders.py --players 3 4 --out benchmarks/results/mercer_colluders.json
+    python benchmarks/mercer_colluders.py --players 3 4 --out figures/mercer/data/mercer_colluders.json
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ time (``paper_fictitious_play(resume=...)``) for the exact stopping iteration; t
 at which the paper's ``run.sh`` epsilon 0.1 stops is saved on the way (``.eps0.1.npy``).
 
     python benchmarks/mercer_fp_epsilon.py 'mercer-mmh(players=3,collusion=weak,colluders=[1,2])' \
-        --out benchmarks/results/fp_eps_mmh3_weak12.json
+        --out figures/mercer/data/fp_eps_mmh3_weak12.json
 """
 from __future__ import annotations
 

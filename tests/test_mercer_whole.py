@@ -64,7 +64,7 @@ def test_table_8_top_repeats_tables_5_and_6():
 
 def test_tables_4_to_6_are_the_papers_fp_stopped_at_epsilon_01():
     """Recorded heavy result re-checked: the paper's FP on 3P-MMH stopped at max regret
-    < 0.1 (``benchmarks/results/mercer/mmh3_fp_0.1.npy``) gives every printed cell of
+    < 0.1 (``figures/mercer/data/profiles/mmh3_fp_0.1.npy``) gives every printed cell of
     Tables 4-6 within 0.3 points, and its max regret is just under 0.1."""
     g = make_game("mercer-mmh(players=3)")
     cg = compile_game(g)

@@ -16,10 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from figures.base import FigureResult, new_figure, save
+from figures.mercer.render import BENCH, DATA
 
 KINDS = ("strong", "weak", "pot")
 NAME = "mercer_colluders"
-RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "mercer_colluders.json"
+RESULTS = DATA / "mercer_colluders.json"
 
 
 NOTE = ("Colluders are the last k seats; gains are against the game without collusion at the "
@@ -84,7 +85,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
         import subprocess
         import sys
         path = out_dir / "mercer_colluders_solves.json"
-        subprocess.run([sys.executable, str(RESULTS.parents[1] / "mercer_colluders.py"),
+        subprocess.run([sys.executable, str(BENCH / "mercer_colluders.py"),
                         "--players", "3", "4", "--out", str(path)], check=True)
     results = json.loads(path.read_text()) if path.exists() else {}
     rows = []

@@ -3,7 +3,7 @@ single player's gain from deviating, not the sum over players (NashConv).  Itera
 the paper's fictitious play until each falls below 0.01, on the small Mercer games (run
 here), and on 3P-MMH without and with collusion (the paper: 3,600 and "up to" 8,500
 iterations) from the logs of ``benchmarks/mercer_fp_epsilon.py``
-(``benchmarks/results/fp_eps_*.json``; ``heavy`` runs the missing ones: hours on a shared
+(``figures/mercer/data/fp_eps_*.json``; ``heavy`` runs the missing ones: hours on a shared
 core).  Output: ``mercer_epsilon.md``.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from games.catalog.registry import make_game
 
 from figures.base import FigureResult
 from figures.mercer.fig2 import fp_regrets
-from figures.mercer.render import COMMITTED, write_md
+from figures.mercer.render import BENCH, DATA, write_md
 
 NAME = "mercer_epsilon"
 SMALL = {"mercer-smh(players=2)": 400, "mercer-mmh(players=2)": 6000,
@@ -55,10 +55,10 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
         lines.append(f"| {spec} | {fmt[0]} | {fmt[1]} | |")
         numbers[f"{spec}: iterations to max regret / NashConv < 0.01"] = " / ".join(fmt)
     for spec, (fname, paper) in LOGS.items():
-        path = COMMITTED.parent / fname
+        path = DATA / fname
         if heavy and not path.exists():
             path = Path(out_dir) / fname
-            subprocess.run([sys.executable, str(COMMITTED.parents[1] / "mercer_fp_epsilon.py"),
+            subprocess.run([sys.executable, str(BENCH / "mercer_fp_epsilon.py"),
                             spec, "--out", str(path)], check=True)
         if path.exists():
             log = json.loads(path.read_text())

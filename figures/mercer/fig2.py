@@ -26,11 +26,11 @@ from solvers.learning.fictitious_play import FictitiousPlay
 from solvers.iterative import checkpoints
 
 from figures.base import FigureResult, finish, new_figure
+from figures.mercer.render import DATA
 
 NAME = "mercer_fig2"
 GAMES = {"mercer-mmh(players=2)": 3000, "mercer-smh(players=3)": 600}
-LOG = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / \
-    "fp_eps_mmh3_weak12.json"
+LOG = DATA / "fp_eps_mmh3_weak12.json"
 
 
 def fp_regrets(cg, iterations: int) -> np.ndarray:

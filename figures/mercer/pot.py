@@ -9,7 +9,7 @@ and 3, who make money without collusion) both have negative expected value.
 seats 2 and 3 by default): each colluder's probability of playing on (reach-weighted) and
 the holdings he plays; and directly: against player 1's equilibrium strategy, the profile in
 which both colluders always fold is not an equilibrium when a colluder gains by deviating
-(his regret there).  (2) reads ``benchmarks/results/collusion_mmh3_pot.json`` (``pokerdyn
+(his regret there).  (2) reads ``figures/mercer/data/collusion_mmh3_pot.json`` (``pokerdyn
 collusion 'mercer-mmh(players=3)' --kind pot --tol 0.002 --json``) and the payoffs of the
 no-collusion 3P-MMH equilibrium.  Output: ``mercer_pot.md``.
 """
@@ -26,7 +26,7 @@ from solvers import cfr, expected_payoffs, regrets
 from solvers._kernels import reach_probs
 
 from figures.base import FigureResult
-from figures.mercer.render import COMMITTED, write_md
+from figures.mercer.render import DATA, write_md
 
 NAME = "mercer_pot"
 SMH = "mercer-smh(players=3,collusion=pot,colluders=[2,3])"
@@ -77,7 +77,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
               "pairs and lose about 0.68 each), not exactly.", ""]
     numbers["3P-SMH pot: regrets if colluders always fold"] = \
         "(" + ", ".join(f"{x:.4f}" for x in reg) + ")"
-    path = COMMITTED.parent / "collusion_mmh3_pot.json"
+    path = DATA / "collusion_mmh3_pot.json"
     if path.exists():
         rec = json.loads(path.read_text())
         lines += ["**3P-MMH** (`pokerdyn collusion 'mercer-mmh(players=3)' --kind pot --tol "

@@ -6,7 +6,7 @@ range ``(low, high)`` (an LP optimal face, or the spread over seeded runs); the 
 a printed cell from a range is its distance to the range (0 inside it).
 
 Profiles: ``profile(name, compute, out_dir, heavy)`` returns the cached profile
-``out_dir/mercer_cache/<name>.npy`` or the committed one in ``benchmarks/results/mercer/``;
+``out_dir/mercer_cache/<name>.npy`` or the committed one in ``figures/mercer/data/profiles/``;
 without either, it computes and saves it only when ``heavy`` (else None: a quick run shows
 "n/a" there and says to run ``--heavy``).
 """
@@ -19,7 +19,11 @@ import numpy as np
 
 from figures.mercer.paper import PaperTable
 
-COMMITTED = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "mercer"
+# committed results, shipped with the package (a plain `pip install .` run reads them too)
+DATA = Path(__file__).resolve().parent / "data"
+COMMITTED = DATA / "profiles"
+# the heavy runs' scripts (in a source checkout only)
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 PAPER_PAYOFF_ERROR = 0.00577   # the paper's stated error of its payoffs (Table 7)
 FP_FREQ_ERROR = 3.0            # "a few percentage points" for frequencies found by FP
 

@@ -59,7 +59,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     parts = ["# Mercer Hold'em: the paper table by table, from the rules", "",
              "Source: `shared/papers/mercer_holdem_collusion.txt`.  Each section is written by "
              "the figure module of the same name (`pokerdyn reproduce --only NAME`); cached "
-             "profiles in `benchmarks/results/mercer/`, `--heavy` recomputes them.", "",
+             "profiles in `figures/mercer/data/profiles/`, `--heavy` recomputes them.", "",
              EXPLANATIONS]
     present = []
     for name in SECTIONS:

@@ -3,7 +3,7 @@ collude (public, private, suspicious; the dealer rotating), under strong and wea
 and pot sharing (the paper's first constraint, discussed in its text).
 
 The paper's values are withheld from our copy; this module prints ours with their
-accuracy.  Quick runs read the committed ``benchmarks/results/collusion_mmh3_<kind>.json``
+accuracy.  Quick runs read the committed ``figures/mercer/data/collusion_mmh3_<kind>.json``
 (written by ``pokerdyn collusion 'mercer-mmh(players=3)' --kind K --tol 0.002 --json``);
 ``heavy`` re-solves every kind (CFR+ to NashConv 0.002, four games per kind: tens of
 minutes) into ``out_dir``.  Output: ``mercer_table7.md``.
@@ -17,11 +17,11 @@ from games.catalog.registry import make_game
 from solvers.collusion import collusion_payoffs
 
 from figures.base import FigureResult
-from figures.mercer.render import PAPER_PAYOFF_ERROR, write_md
+from figures.mercer.render import DATA, PAPER_PAYOFF_ERROR, write_md
 
 NAME = "mercer_table7"
 KINDS = ("strong", "weak", "pot")
-RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+RESULTS = DATA
 CASES = ("public", "private", "suspicious")
 
 
