@@ -18,6 +18,15 @@ TERMINAL, CHANCE, DECISION = 0, 1, 2
 
 
 @njit(cache=True)
+def pass_buffers(n, n_inf, amax):
+    """Work arrays of :func:`sequence_pass` and :func:`back_up`, shared over the players'
+    passes: ``(reach, seq, direct, iparent, topo, cf_reach, cfv, br)``."""
+    return (np.empty(n), np.empty(n, dtype=np.int32), np.empty(n_inf * amax + 1),
+            np.empty(n_inf, dtype=np.int64), np.empty(n_inf, dtype=np.int32),
+            np.zeros(n_inf), np.zeros((n_inf, amax)), np.empty(n_inf, dtype=np.int64))
+
+
+@njit(cache=True)
 def reach_probs(kind, player, parent, edge, infoset, chance_prob, sigma, exclude):
     """Reach probability of every node; the actions of player ``exclude`` (if >= 0) count
     as 1 (counterfactual reach); ``exclude = -2`` keeps only chance (pure chance reach)."""
@@ -198,14 +207,7 @@ def regrets(kind, player, parent, edge, infoset, chance_prob, terminal_index, pa
     the same sequence sums."""
     n = kind.shape[0]
     n_inf, amax = legal.shape
-    reach = np.empty(n)
-    seq = np.empty(n, dtype=np.int32)
-    direct = np.empty(n_inf * amax + 1)
-    iparent = np.empty(n_inf, dtype=np.int64)
-    topo = np.empty(n_inf, dtype=np.int32)
-    cf_reach = np.zeros(n_inf)
-    cfv = np.zeros((n_inf, amax))
-    br = np.empty(n_inf, dtype=np.int64)
+    reach, seq, direct, iparent, topo, cf_reach, cfv, br = pass_buffers(n, n_inf, amax)
     out = np.empty(payoffs.shape[1])
     for who in range(payoffs.shape[1]):
         m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,

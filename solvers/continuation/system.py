@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 from games import Game, GameError
 from games.compiled import CompiledGame, compile_game
 
-from solvers._kernels import back_up, sequence_pass
+from solvers._kernels import back_up, pass_buffers, sequence_pass
 
 
 @njit(cache=True)
@@ -33,14 +33,7 @@ def _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay
     """(gain per set: v(I,1) - v(I,0); counterfactual reach per set)."""
     n = kind.shape[0]
     n_inf, amax = legal.shape
-    reach = np.empty(n)
-    seq = np.empty(n, dtype=np.int32)
-    direct = np.empty(n_inf * amax + 1)
-    iparent = np.empty(n_inf, dtype=np.int64)
-    topo = np.empty(n_inf, dtype=np.int32)
-    cf_reach = np.zeros(n_inf)
-    cfv = np.zeros((n_inf, amax))
-    br = np.empty(n_inf, dtype=np.int64)
+    reach, seq, direct, iparent, topo, cf_reach, cfv, br = pass_buffers(n, n_inf, amax)
     for who in range(n_players):
         m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
                           payoffs, sigma, who, amax, reach, seq, direct, iparent, topo,
