@@ -7,6 +7,7 @@ weights, chip counts); :func:`rational` recovers them and refuses a float that i
 """
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Sequence
 
@@ -35,64 +36,108 @@ def exact_values(game: Game, sigma: dict[str, tuple], payoffs: Sequence[Sequence
     ``payoffs``: exact terminal payoffs (rows in ``game.payoffs`` order), for games whose own
     are symbolic (a pot ``P``); default: the game's numeric payoffs as rationals.
 
-    One forward pass per player over the nodes (parents first) sums chance-and-others reach
-    times payoff per own sequence; backing those sums up the player's information sets gives
-    the expected value (weighting by ``sigma``) and the best-response value (maximising):
-    the sequence-form passes of :mod:`solvers._kernels`, in Fractions."""
+    The probabilities and payoffs are brought to common denominators and the passes of
+    :func:`integer_values` run on Python integers (no gcd per operation)."""
+    probs = [tuple(Fraction(p) for p in sigma[s.label]) for s in game.infosets]
+    if payoffs is None:
+        memo: dict[float, Fraction] = {}
+        payoffs = [[memo[u] if u in memo else memo.setdefault(u, rational(u))
+                    for u in map(float, row)] for row in game.payoffs]
+    sden = math.lcm(*(p.denominator for row in probs for p in row))
+    pden = math.lcm(*(u.denominator for row in payoffs for u in row))
+    snum = [tuple(p.numerator * (sden // p.denominator) for p in row) for row in probs]
+    pnum = [[u.numerator * (pden // u.denominator) for u in row] for row in payoffs]
+    return integer_values(game, snum, sden, pnum, pden)
+
+
+_CHANCE: dict[int, tuple] = {}   # id(game) -> (game, numerators, denominator), a few games
+
+
+def _chance(game: Game) -> tuple[dict[int, int], int]:
+    """Chance edges' probabilities as numerators over one common denominator (cached per
+    game: a certificate of a continuation calls this once per branch point)."""
+    got = _CHANCE.get(id(game))
+    if got is not None and got[0] is game:
+        return got[1], got[2]
+    kind, parent = game.kind.tolist(), game.parent.tolist()
+    fr = {i: rational(game.edge_prob[i]) for i in range(1, game.n_nodes)
+          if kind[parent[i]] == CHANCE}
+    den = math.lcm(*(f.denominator for f in fr.values())) if fr else 1
+    num = {i: f.numerator * (den // f.denominator) for i, f in fr.items()}
+    if len(_CHANCE) >= 8:
+        _CHANCE.clear()
+    _CHANCE[id(game)] = (game, num, den)
+    return num, den
+
+
+def integer_values(game: Game, sig_num: Sequence[Sequence[int]], sig_den: int,
+                   pay_num: Sequence[Sequence[int]], pay_den: int) -> tuple[list, list]:
+    """:func:`exact_values` on integers: action ``a`` of set ``I`` has probability
+    ``sig_num[I][a] / sig_den``, terminal ``t`` pays player ``p`` ``pay_num[t][p] / pay_den``.
+
+    A node's reach is an integer numerator over ``sig_den**k * chance_den**c`` (``k``, ``c``:
+    the probabilities multiplied in on its path); each terminal's is scaled to the largest
+    ``k`` and ``c``, so sums and maxima are exact on integers.  Expected payoffs: one pass
+    with everyone's probabilities.  Best-response values: per player one forward pass
+    (chance and the others' reach per own sequence) and a backup of the maxima over her
+    sets, children first (the sequence-form passes of :mod:`solvers._kernels`)."""
     kind, parent, edge, player, infoset = (a.tolist() for a in (
         game.kind, game.parent, game.edge, game.player, game.infoset))
     n, n_inf = game.n_nodes, len(game.infosets)
     n_actions = [len(s.actions) for s in game.infosets]
     amax = max(n_actions, default=1)
-    probs = [tuple(Fraction(p) for p in sigma[s.label]) for s in game.infosets]
     term = [-1] * n
     for k, t in enumerate(np.asarray(game.terminal_node).tolist()):
         term[t] = k
-    chance = {i: rational(game.edge_prob[i]) for i in range(1, n) if kind[parent[i]] == CHANCE}
-    pays: dict[tuple[int, int], Fraction] = {}
+    chance, cden = _chance(game)
 
-    def payoff(t: int, p: int) -> Fraction:
-        if payoffs is not None:
-            return payoffs[t][p]
-        if (t, p) not in pays:
-            pays[t, p] = rational(game.payoffs[t][p])
-        return pays[t, p]
+    def forward(who: int) -> tuple[list, int]:
+        """(seq, reach, scaled to the common denominator, terminal) per reached terminal,
+        and that denominator; ``who = -1``: everyone's probabilities."""
+        reach, ks, kc, seq = [0] * n, [0] * n, [0] * n, [-1] * n
+        reach[0] = 1
+        out = []
+        for i in range(1, n):
+            q = parent[i]
+            if kind[q] == CHANCE:
+                reach[i], ks[i], kc[i], seq[i] = reach[q] * chance[i], ks[q], kc[q] + 1, seq[q]
+            elif player[q] == who:
+                reach[i], ks[i], kc[i] = reach[q], ks[q], kc[q]
+                seq[i] = infoset[q] * amax + edge[i]
+            else:
+                reach[i], ks[i], kc[i] = reach[q] * sig_num[infoset[q]][edge[i]], ks[q] + 1, kc[q]
+                seq[i] = seq[q]
+            if term[i] >= 0 and reach[i]:
+                out.append(i)
+        s_max = max((ks[i] for i in out), default=0)
+        c_max = max((kc[i] for i in out), default=0)
+        rows = [(seq[i], reach[i] * sig_den ** (s_max - ks[i]) * cden ** (c_max - kc[i]),
+                 term[i]) for i in out]
+        return rows, sig_den ** s_max * cden ** c_max * pay_den
 
-    values, best = [], []
+    rows, den = forward(-1)
+    values = [Fraction(sum(r * pay_num[t][p] for _, r, t in rows), den)
+              for p in range(game.n_players)]
+    best = []
     for who in range(game.n_players):
         iparent, topo = infoset_tree(game.kind, game.player, game.parent, game.edge,
                                      game.infoset, n_inf, amax, who)
-        reach = [Fraction(0)] * n
-        seq = [-1] * n
-        reach[0] = Fraction(1)
-        direct: dict[int, Fraction] = {}
-        for i in range(n):
-            if i > 0:
-                q = parent[i]
-                if kind[q] == CHANCE:
-                    reach[i], seq[i] = reach[q] * chance[i], seq[q]
-                elif player[q] == who:
-                    reach[i], seq[i] = reach[q], infoset[q] * amax + edge[i]
-                else:
-                    reach[i], seq[i] = reach[q] * probs[infoset[q]][edge[i]], seq[q]
-            if term[i] >= 0 and reach[i]:
-                direct[seq[i]] = direct.get(seq[i], Fraction(0)) + reach[i] * payoff(term[i],
-                                                                                     who)
-        topo, ip = topo.tolist(), iparent.tolist()
-        values.append(_back_up(topo, ip, direct, probs, n_actions, amax, best=False))
-        best.append(_back_up(topo, ip, direct, probs, n_actions, amax, best=True))
+        rows, den = forward(who)
+        direct: dict[int, int] = {}
+        for s, r, t in rows:
+            direct[s] = direct.get(s, 0) + r * pay_num[t][who]
+        best.append(Fraction(_best_up(topo.tolist(), iparent.tolist(), direct, n_actions,
+                                      amax), den))
     return values, best
 
 
-def _back_up(topo, iparent, direct, sig, n_actions, amax, best) -> Fraction:
-    """The player's value: own-sequence sums backed up her sets, children first, each set's
-    value the ``sig``-weighted (``best``: the largest) of its actions' values."""
-    cfv = {(I, a): direct.get(I * amax + a, Fraction(0)) for I in topo
-           for a in range(n_actions[I])}
-    root = direct.get(-1, Fraction(0))
+def _best_up(topo, iparent, direct, n_actions, amax) -> int:
+    """The player's best-response value: own-sequence sums backed up her sets, children
+    first, each set's value the largest of its actions' values."""
+    cfv = {(I, a): direct.get(I * amax + a, 0) for I in topo for a in range(n_actions[I])}
+    root = direct.get(-1, 0)
     for J in reversed(topo):
-        vals = [cfv[J, a] for a in range(n_actions[J])]
-        val = max(vals) if best else sum((s * v for s, v in zip(sig[J], vals)), Fraction(0))
+        val = max(cfv[J, a] for a in range(n_actions[J]))
         s = iparent[J]
         if s >= 0:
             cfv[s // amax, s % amax] += val
@@ -101,4 +146,4 @@ def _back_up(topo, iparent, direct, sig, n_actions, amax, best) -> Fraction:
     return root
 
 
-__all__ = ["exact_values", "rational"]
+__all__ = ["exact_values", "integer_values", "rational"]

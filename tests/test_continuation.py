@@ -132,6 +132,22 @@ def test_cli_json_has_branches_and_bad_input_is_one_line(tmp_path):
         assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1, bad
 
 
+@pytest.mark.parametrize("argv, named", [
+    (["kuhn3(cards=2)", "--pots", "2:10"], "cards=2"),
+    (["kuhn3(cards=100)", "--pots", "2:10"], "cards=100"),
+    (["kuhn3", "--pots", "5:3"], "5:3"),
+    (["kuhn3", "--pots", "4:4"], "4:4"),
+])
+def test_issue_14_bad_input_is_one_line_naming_the_value(argv, named):
+    """Issue 14's bad inputs (a deck outside 3..13, an empty or reversed pot range): one
+    line on stderr naming the bad value and what is allowed, nothing on stdout, exit 2."""
+    rc, out, err = _cli(["continuation", *argv, "--no-progress"])
+    assert rc == 2 and out == ""
+    (line,) = err.strip().splitlines()
+    assert named in line
+    assert ("3..13" in line) if "cards" in named else ("A < B" in line)
+
+
 def test_n_card_figure_quick_renders_certified_branches(tmp_path):
     """The `n_card` figure (quick: N = 3, 2 <= P <= 10) draws certified branches."""
     from figures.frontier.n_card import main

@@ -1,9 +1,11 @@
 """Exact NashConv of a continuation point: the frequencies and the pot rounded to rationals,
 then every player's expected payoff and best-response value in ``fractions.Fraction``
-arithmetic over the tree (:func:`solvers.exact_profile.exact_values`).  The result is the exact NashConv *of the rounded point*: a bound on how
+arithmetic over the tree (:func:`solvers.exact_profile.integer_values`: Python integers over
+common denominators).  The result is the exact NashConv *of the rounded point*: a bound on how
 far that exact profile is from equilibrium, not a float estimate of it."""
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Sequence
 
@@ -11,7 +13,7 @@ import sympy as sp
 
 from games import GameError
 
-from solvers.exact_profile import exact_values, rational
+from solvers.exact_profile import integer_values, rational
 
 from solvers.continuation.system import IndifferenceSystem
 
@@ -27,9 +29,10 @@ def _exact(e, sub: dict) -> Fraction:
     return rational(e)
 
 
-def _exact_tables(system: IndifferenceSystem):
-    """The exact payoffs at parameter 0 and their slope, from the
-    game's own (sympy) payoffs: the compiled floats are not exact enough to recover them."""
+def _exact_tables(system: IndifferenceSystem) -> tuple[list, list, int]:
+    """The exact payoffs at parameter 0 and their slope, from the game's own (sympy)
+    payoffs (the compiled floats are not exact enough to recover them), as integer
+    numerators ``(a, b)`` over one common denominator ``d``: payoff ``(a + p b) / d``."""
     got = system.cg.cache.get("continuation_exact")
     if got is None:
         game, cg = system.game, system.cg
@@ -41,7 +44,9 @@ def _exact_tables(system: IndifferenceSystem):
             rows.append([[_exact(u, sub) for u in row] for row in game.payoffs])
         pay0 = rows[0]
         dpay = [[b - a for a, b in zip(r0, r1)] for r0, r1 in zip(*rows)]
-        got = (pay0, dpay)
+        d = math.lcm(*(f.denominator for r in (*pay0, *dpay) for f in r))
+        got = ([[f.numerator * (d // f.denominator) for f in r] for r in pay0],
+               [[f.numerator * (d // f.denominator) for f in r] for r in dpay], d)
         cg.cache["continuation_exact"] = got
     return got
 
@@ -56,15 +61,18 @@ def round_point(x: Sequence[float], p: float, den: int = DENOMINATOR
 def exact_regrets(system: IndifferenceSystem, x: Sequence[Fraction], p: Fraction
                   ) -> list[Fraction]:
     """Each player's exact best-response gain at frequencies ``x`` and pot ``p``
-    (solvers.exact_profile.exact_values on the exact payoffs at ``p``)."""
+    (solvers.exact_profile.integer_values on the exact payoffs at ``p``, everything over
+    common denominators)."""
     game = system.game
-    pay0, dpay = _exact_tables(system)
-    pays = [[u + p * du for u, du in zip(r0, r1)] for r0, r1 in zip(pay0, dpay)]
-    sig = {s.label: (Fraction(1),) + (Fraction(0),) * (len(s.actions) - 1)
-           for s in game.infosets}
+    a0, b0, d = _exact_tables(system)
+    pn, pd = p.numerator, p.denominator
+    pays = [[u * pd + du * pn for u, du in zip(r0, r1)] for r0, r1 in zip(a0, b0)]
+    den = math.lcm(*(v.denominator for v in x)) if len(x) else 1
+    sig = [(den,) + (0,) * (len(s.actions) - 1) for s in game.infosets]
     for I, v in zip(system.sets, x):
-        sig[game.infosets[int(I)].label] = (1 - v, v)
-    values, best = exact_values(game, sig, payoffs=pays)
+        k = v.numerator * (den // v.denominator)
+        sig[int(I)] = (den - k, k)
+    values, best = integer_values(game, sig, den, pays, d * pd)
     return [b - v for b, v in zip(best, values)]
 
 
@@ -73,8 +81,15 @@ def certify(system: IndifferenceSystem, x: Sequence[float], p: float,
     """Exact NashConv of the point rounded to denominator ``den``: ``{"pot", "nash_conv"
     (a float of the exact value), "nash_conv_exact" (its fraction as a string)}``."""
     fx, fp = round_point(x, p, den)
-    nc = sum(exact_regrets(system, fx, fp), Fraction(0))
-    return {"pot": float(fp), "nash_conv": float(nc), "nash_conv_exact": str(nc)}
+    # a support passed at one pot ends where the next begins: the same rounded point
+    memo = system.cg.cache.setdefault("continuation_certificates", {})
+    key = (tuple(fx), fp)
+    if key not in memo:
+        nc = sum(exact_regrets(system, fx, fp), Fraction(0))
+        if len(memo) > 4096:
+            memo.clear()
+        memo[key] = {"pot": float(fp), "nash_conv": float(nc), "nash_conv_exact": str(nc)}
+    return dict(memo[key])
 
 
 __all__ = ["certify", "exact_regrets", "round_point"]

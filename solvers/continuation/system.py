@@ -15,7 +15,7 @@ at compile time from three values), so ``d gain / d p = gain(p = 1) - gain(p = 0
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
@@ -46,6 +46,35 @@ def _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay
     return g, cf_reach
 
 
+@njit(cache=True)
+def _columns(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay0, dpay,
+             legal, sigma, n_players, sets, x, p, cols):
+    """``d gain / d (x[cols], p)`` for every set: the payoffs are affine in each frequency
+    and in ``p``, so one more evaluation per column is exact, moving the frequency to the
+    bound farther from it (0 or 1; the difference divided by at least 1/2) and ``p`` by 1."""
+    pay = pay0 + p * dpay
+    g0 = _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay, legal,
+                sigma, n_players)[0]
+    out = np.empty((sets.shape[0], cols.shape[0] + 1))
+    for k in range(cols.shape[0]):
+        j = cols[k]
+        I = sets[j]
+        to = 1.0 if x[j] <= 0.5 else 0.0
+        sigma[I, 1] = to
+        sigma[I, 0] = 1.0 - to
+        g1 = _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay,
+                    legal, sigma, n_players)[0]
+        sigma[I, 1] = x[j]
+        sigma[I, 0] = 1.0 - x[j]
+        for r in range(sets.shape[0]):
+            out[r, k] = (g1[sets[r]] - g0[sets[r]]) / (to - x[j])
+    g1 = _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay + dpay,
+                legal, sigma, n_players)[0]
+    for r in range(sets.shape[0]):
+        out[r, cols.shape[0]] = g1[sets[r]] - g0[sets[r]]
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class IndifferenceSystem:
     """Gains of a game's two-action sets as functions of ``(x, p)``.
@@ -64,15 +93,14 @@ class IndifferenceSystem:
     sets: NDArray[np.int64]
     base: NDArray[np.float64]
 
-    @property
-    def dpay(self) -> NDArray[np.float64]:
-        """Payoff change per unit of the parameter (the payoffs are affine in it)."""
-        return self.pay_hi - self.pay_lo
+    #: payoff change per unit of the parameter (the payoffs are affine in it), and the
+    #: payoffs extrapolated to parameter 0: computed once, every evaluation uses them
+    dpay: NDArray[np.float64] = field(init=False, repr=False)
+    pay0: NDArray[np.float64] = field(init=False, repr=False)
 
-    @property
-    def pay0(self) -> NDArray[np.float64]:
-        """Payoffs extrapolated to parameter value 0."""
-        return self.pay_lo - self.p_lo * self.dpay
+    def __post_init__(self):
+        object.__setattr__(self, "dpay", self.pay_hi - self.pay_lo)
+        object.__setattr__(self, "pay0", self.pay_lo - self.p_lo * self.dpay)
 
     @property
     def n(self) -> int:
@@ -105,15 +133,13 @@ class IndifferenceSystem:
     def jacobian(self, x: NDArray[np.float64], p: float,
                  cols: NDArray[np.int64] | None = None) -> NDArray[np.float64]:
         """``d gains / d (x[cols], p)``: one column per listed frequency, then ``p``; exact
-        by multilinearity (two gain evaluations per column)."""
+        by multilinearity (one gain evaluation per column, in one compiled loop)."""
         cols = np.arange(self.n) if cols is None else np.asarray(cols, dtype=np.int64)
-        out = np.empty((self.n, cols.shape[0] + 1))
-        for k, j in enumerate(cols):
-            hi, lo = x.copy(), x.copy()
-            hi[j], lo[j] = 1.0, 0.0
-            out[:, k] = self.gains(hi, p) - self.gains(lo, p)
-        out[:, -1] = self.gains(x, 1.0) - self.gains(x, 0.0)
-        return out
+        cg = self.cg
+        x = np.asarray(x, dtype=np.float64)
+        return _columns(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
+                        cg.terminal_index, self.pay0, self.dpay, cg.legal, self.sigma(x),
+                        cg.n_players, self.sets, x, float(p), cols)
 
     def names(self) -> list[str]:
         """A display name per set: the named parameter of its second action, if any."""

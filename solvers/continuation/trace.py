@@ -73,17 +73,24 @@ def _point(S, kind, k, x, p, opts) -> BranchPoint:
     return BranchPoint(kind, k, float(p), x.copy(), cert)
 
 
-def _corrected(S, sup, x, p, t, s):
+def _corrected(S, sup, x, p, t, s, chord=None):
+    """The corrected point of the step of length ``s`` along ``t``: chord iterations on the
+    Jacobian ``chord`` at the step's start when given (their count halved, to compare
+    with Newton's in the step control), else or if they stall full Newton."""
     y0 = np.append(x[sup.free], p)
     yp = y0 + s * t
     xs = x.copy()
     xs[sup.free] = yp[:-1]
+    if chord is not None:
+        x1, p1, ok, it = newton(S, sup, xs, yp[-1], t, yp, chord=chord)
+        if ok:
+            return x1, p1, ok, (it + 1) // 2
     return newton(S, sup, xs, yp[-1], t, yp)
 
 
-def _locate(S, sup, x, p, t, h, v0, pots):
+def _locate(S, sup, x, p, t, h, v0, pots, chord=None):
     """First event on the step of length ``h`` from ``(x, p)``: (x, p, event index)."""
-    x1, p1, _, _ = _corrected(S, sup, x, p, t, h)
+    x1, p1, _, _ = _corrected(S, sup, x, p, t, h, chord)
     v1, _ = event_values(S, sup, x1, p1, pots)
     bad = np.nonzero(v1 < -EVENT_TOL)[0]
     frac = v0[bad] / np.maximum(v0[bad] - v1[bad], 1e-300)
@@ -94,7 +101,7 @@ def _locate(S, sup, x, p, t, h, v0, pots):
         s = (lo * ghi - hi * glo) / (ghi - glo) if ghi != glo else 0.5 * (lo + hi)
         if not lo < s < hi:
             s = 0.5 * (lo + hi)
-        xs, ps, ok, _ = _corrected(S, sup, x, p, t, s)
+        xs, ps, ok, _ = _corrected(S, sup, x, p, t, s, chord)
         vs, _ = event_values(S, sup, xs, ps, pots)
         others = np.nonzero(vs < -EVENT_TOL)[0]
         if others.size and vs[j] >= -EVENT_TOL:   # another event comes first
@@ -121,10 +128,11 @@ def trace_support(S: IndifferenceSystem, sup: Support, x: NDArray, p: float,
     point), the event kind and set, the last tangent and the event point's ``x``."""
     br = Branch(sup.codes.copy(), [float(p)], [x.copy()])
     h = opts.h0
-    t = tangent(augmented_jacobian(S, sup, x, p), prev, direction)
+    J = augmented_jacobian(S, sup, x, p)
+    t = tangent(J, prev, direction)
     for _ in range(opts.max_steps):
         v0, what = event_values(S, sup, x, p, pots)
-        x1, p1, ok, iters = _corrected(S, sup, x, p, t, h)
+        x1, p1, ok, iters = _corrected(S, sup, x, p, t, h, J)
         if not ok:
             h *= 0.5
             if h < opts.hmin:
@@ -132,12 +140,13 @@ def trace_support(S: IndifferenceSystem, sup: Support, x: NDArray, p: float,
             continue
         v1, _ = event_values(S, sup, x1, p1, pots)
         if (v1 < -EVENT_TOL).any():
-            xe, pe, j = _locate(S, sup, x, p, t, h, v0, pots)
+            xe, pe, j = _locate(S, sup, x, p, t, h, v0, pots, J)
             br.pots.append(float(pe))
             br.xs.append(xe.copy())
             kind, k = what[j]
             return br, kind, k, t, xe
-        t1 = tangent(augmented_jacobian(S, sup, x1, p1), t, direction)
+        J = augmented_jacobian(S, sup, x1, p1)
+        t1 = tangent(J, t, direction)
         if t1[-1] * t[-1] < 0 and sup.free.size:
             br.folds.append(_point(S, "fold", -1, x1, p1, opts))
         x, p, t = x1, p1, t1
