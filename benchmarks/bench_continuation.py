@@ -8,7 +8,11 @@ wall time, the number of branches, time per branch, the largest exact NashConv o
 certified branch points and peak resident memory.  Results: benchmarks/results/continuation.json.
 
     PYTHONPATH=. python benchmarks/bench_continuation.py [--cards 4,5,6,7] [--pots 2:10]
-        [--start 5.3] [--max-branches 60]
+        [--start 5.3] [--max-branches 1000] [--jobs 2] [--records DIR]
+
+``--jobs``: cases run that many at a time (each still in its own process); ``--records``:
+each continuation's JSON (``ContinuationResult.to_json()``) is written there too, as
+``<game>.json`` (the n_card_midrange figure's data is derived from those of N = 6, 7).
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 CHILD = r"""
 import json, resource, sys, time
@@ -24,23 +29,28 @@ t0 = time.perf_counter()
 from games import get_game
 from solvers.continuation.api import continuation
 from solvers.continuation.trace import Options
-game, a, b, start, mb = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+game, a, b, start, mb, rec = (sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4],
+                              int(sys.argv[5]), sys.argv[6])
 g = get_game(game)
 if start == "enumerate":
     from solvers.symbolic.piecewise import equilibrium_pieces
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     n = len(equilibrium_pieces(g))
-    out = {"pieces": n, "seconds": time.perf_counter() - t1}
+    out = {"pieces": n, "seconds": time.perf_counter() - t1, "cpu_seconds": time.process_time() - c1}
 else:
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     r = continuation(g, (a, b), start=float(start), opts=Options(max_branches=mb))
-    s = time.perf_counter() - t1
+    s, cpu = time.perf_counter() - t1, time.process_time() - c1
     js = r.to_json()
+    if rec:
+        with open(rec, "w") as fh:
+            json.dump(js, fh)
     from figures.frontier.n_card import split_bets
     splits = split_bets(r) if game.startswith("kuhn3(") else []
     br = js["branches"]
     mv = sum(1 for x in br if x["pot_range"][1] - x["pot_range"][0] > 1e-9)
-    out = {"seconds": s, "branches": len(br), "seconds_per_branch": s / max(1, len(br)),
+    out = {"seconds": s, "cpu_seconds": cpu, "branches": len(br),
+           "seconds_per_branch": s / max(1, len(br)), "cpu_per_branch": cpu / max(1, len(br)),
            "max_nash_conv": js["max_nash_conv"], "start_method": js.get("start_method"),
            "pot_covered": [min(x["pot_range"][0] for x in br), max(x["pot_range"][1] for x in br)],
            "moving_branches": mv, "seconds_per_moving_branch": s / max(1, mv),
@@ -51,10 +61,11 @@ print(json.dumps(out))
 """
 
 
-def run(game: str, pots: tuple[float, float], start: str, max_branches: int) -> dict:
+def run(game: str, pots: tuple[float, float], start: str, max_branches: int,
+        record: str = "") -> dict:
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.run([sys.executable, "-c", CHILD, game, str(pots[0]), str(pots[1]), start,
-                           str(max_branches)], capture_output=True, text=True, env=env)
+                           str(max_branches), record], capture_output=True, text=True, env=env)
     if proc.returncode:
         return {"error": proc.stderr.strip().splitlines()[-1]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -65,7 +76,9 @@ def main(argv=None) -> int:
     ap.add_argument("--cards", default="4,5,6,7")
     ap.add_argument("--pots", default="2:10")
     ap.add_argument("--start", default="5.3")
-    ap.add_argument("--max-branches", type=int, default=60)
+    ap.add_argument("--max-branches", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--records", default="")
     ap.add_argument("--out", default="benchmarks/results/continuation.json")
     args = ap.parse_args(argv)
     a, b = (float(v) for v in args.pots.split(":"))
@@ -74,13 +87,24 @@ def main(argv=None) -> int:
     cases += [(f"continuation kuhn3(cards={n})", f"kuhn3(cards={n})", args.start)
               for n in (int(c) for c in args.cards.split(","))]
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    if args.records:
+        os.makedirs(args.records, exist_ok=True)
     rows: dict = {}
-    for label, game, start in cases:
-        rows[label] = run(game, (a, b), start, args.max_branches)
-        print(f"{label:50s} {json.dumps(rows[label])}", flush=True)
-        with open(args.out, "w") as fh:   # after every row: a long run keeps what it has
-            json.dump({"pots": [a, b], "start": args.start, "max_branches": args.max_branches,
-                       "rows": rows}, fh, indent=1)
+
+    def one(case):
+        label, game, start = case
+        rec = os.path.join(args.records, f"{game}.json") if args.records and \
+            start != "enumerate" else ""
+        return label, run(game, (a, b), start, args.max_branches, rec)
+
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:   # threads wait on subprocesses
+        for label, row in pool.map(one, cases):
+            rows[label] = row
+            print(f"{label:50s} {json.dumps(row)}", flush=True)
+            with open(args.out, "w") as fh:   # after every row: a long run keeps what it has
+                json.dump({"pots": [a, b], "start": args.start,
+                           "max_branches": args.max_branches, "jobs": args.jobs,
+                           "rows": rows}, fh, indent=1)
     return 0
 
 

@@ -18,9 +18,9 @@ import numpy as np
 from figures.base import FigureResult, new_figure, save
 from games import get_game
 from games.catalog.kuhn import RANKS
-from games.compiled import compile_game
 from solvers import _kernels as K
 from solvers.continuation.api import ContinuationResult, continuation
+from solvers.continuation.system import IndifferenceSystem
 from solvers.continuation.arclength import HELD, MIXED
 from solvers.continuation.trace import Options
 
@@ -33,12 +33,14 @@ def _deal_of(game, node: int) -> str:
     return game.edge_label[node]
 
 
-def bet_equities(res: ContinuationResult, x: np.ndarray, pot: float) -> list[dict[str, Any]]:
-    """Every bet made with positive frequency at ``(x, pot)``: who bets which card after
-    which history, and its equity against each opponent's heads-up calling range."""
-    S = res.system
+def bet_equities(system: IndifferenceSystem, x: np.ndarray) -> list[dict[str, Any]]:
+    """Every bet made with positive frequency at frequencies ``x`` (of ``system``'s sets):
+    who bets which card after which history, its frequency and its equity against each
+    opponent's heads-up calling range (the calls weighted by chance's and the players'
+    reach of the bet; the pot does not enter)."""
+    S = system
     game = S.game
-    cg = compile_game(game, {S.param: pot})
+    cg = S.cg
     sig = S.sigma(x)
     out = []
     for I, inf in enumerate(game.infosets):
@@ -73,7 +75,7 @@ def split_bets(res: ContinuationResult, every: int = 10) -> list[dict[str, Any]]
     found: dict[tuple, dict] = {}
     for bi, b in enumerate(res.branches):
         for i in list(range(0, len(b.pots), every)) + [len(b.pots) - 1]:
-            for r in bet_equities(res, b.xs[i], b.pots[i]):
+            for r in bet_equities(res.system, b.xs[i]):
                 eq = r["equity"]
                 if len(eq) == 2 and min(eq.values()) < 0.5 < max(eq.values()):
                     key = (r["player"], r["card"], r["history"])
