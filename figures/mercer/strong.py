@@ -80,8 +80,8 @@ What the Java code does (rules only; `PokerGames.java`, `PokerGame.java`,
 win sharing), and `strong=true` adds `addStronglyColludingPlayers`, whose
 `buildLabel`/`sameTeam` put the partner's hole cards into each colluder's information-set
 label.  So strong collusion there is shared cards *and* win sharing, exactly our
-`collusion=strong` (the same number of information sets, e.g. 1,140 for seats 2 and 3), and
-weak collusion is win sharing alone.  The gain the paper quotes is not defined in the code
+`collusion=strong` (1,140 information sets for seats 2 and 3, against 90 without
+collusion), and weak collusion is win sharing alone.  The gain the paper quotes is not defined in the code
 (its `ComputeNash` prints each player's payoff with and without collusion); every measure
 the text allows is in the table.
 
