@@ -22,6 +22,8 @@ standard one and Gambit's; start ``k >= 1`` draws a pure behaviour profile from 
 generator and lowers ``d`` on the sequences it plays, so the path begins at that pure pair's
 corner (the covering vector of van den Elzen & Talman's tracing procedure up to scaling).
 Different starts may end at different equilibria; the distinct ones are returned.
+:mod:`solvers.sequence.lcp_all` runs the systematic set instead: ones, then one start per
+reduced pure plan of either player.
 
 *Exact arithmetic.*  With ``exact=True`` every matrix entry is the rational of denominator at
 most 10^9 whose nearest float it is (1/6, 1/3, ...: the exact entries of games built from
