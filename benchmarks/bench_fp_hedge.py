@@ -3,7 +3,9 @@ figures.tournament.fp_hedge: NashConv against iterations and seconds, the figure
 of the histories.
 
     python benchmarks/bench_fp_hedge.py [--k 8] [--samples 2000] [--target 1e-5]
-        [--seconds 150] [--out benchmarks/results]
+        [--seconds 150] [--out benchmarks/results] [--json figures/tournament/data/fp_hedge.json]
+
+The JSON is what ``pokerdyn reproduce --only tournament_fp_hedge`` draws (package data).
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+DATA_JSON = Path(__file__).resolve().parents[1] / "figures" / "tournament" / "data" / "fp_hedge.json"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -23,11 +26,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--target", type=float, default=1e-5)
     ap.add_argument("--seconds", type=float, default=150.0)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results"))
+    ap.add_argument("--json", type=Path, default=DATA_JSON)
     a = ap.parse_args(argv)
     r = compare(k=a.k, samples=a.samples, target=a.target, iterations=10_000_000,
                 seconds=a.seconds)
     a.out.mkdir(parents=True, exist_ok=True)
-    (a.out / "fp_hedge.json").write_text(json.dumps(r))
+    a.json.write_text(json.dumps(r))
     print(fp_hedge_figure(a.out / "fp_hedge.png", r))
     for name in ("fp", "hedge"):
         print(name, {k: v for k, v in r[name].items() if k != "history"})

@@ -44,7 +44,10 @@ FIGURES: dict[str, str] = {
     "mercer_epsilon": "figures.mercer.epsilon",
     "mercer_pot": "figures.mercer.pot",
     "mercer_colluders": "figures.mercer.colluders",
+    "mercer_strong": "figures.mercer.strong",
     "mercer_report": "figures.mercer.report",
+    "tournament_chart": "figures.tournament.chart",
+    "tournament_fp_hedge": "figures.tournament.fp_hedge",
 }
 
 

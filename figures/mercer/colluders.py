@@ -10,13 +10,12 @@ CFR+ equilibrium (``benchmarks/mercer_colluders.py``, whose JSON this module rea
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from figures.base import FigureResult, new_figure, save
-from figures.mercer.render import BENCH, DATA
+from figures.mercer.render import DATA, bench_results
 
 KINDS = ("strong", "weak", "pot")
 NAME = "mercer_colluders"
@@ -28,8 +27,8 @@ NOTE = ("Colluders are the last k seats; gains are against the game without coll
         "so weak-collusion gains below about 0.005 are within the solves' error.  Strong "
         "collusion gains grow with k (+0.080, +0.107, +0.146 antes per hand); the paper's "
         "footnote 6 puts 3P-SMH strong-collusion gains at 1e-4, far below our +0.080 with "
-        "seats 2 and 3 (not a table cell; unexplained here: its 3P-SMH payoffs of sec. 4.3 "
-        "also need another reading of the rules, README issue 12).  Pot sharing costs the colluders about an ante each.  "
+        "seats 2 and 3: only weak collusion gains that little (section mercer_strong: the "
+        "footnote fits weak collusion, not strong).  Pot sharing costs the colluders about an ante each.  "
         "5P-SMH (203,787,441 nodes) and 4P-MMH (382,234,181) are counted, not built "
         "(over 8 GB; BENCHMARKS.md).")
 
@@ -80,14 +79,8 @@ def markdown(rows: list[dict]) -> str:
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
     out_dir = Path(out_dir)
-    path = RESULTS
-    if heavy:
-        import subprocess
-        import sys
-        path = out_dir / "mercer_colluders_solves.json"
-        subprocess.run([sys.executable, str(BENCH / "mercer_colluders.py"),
-                        "--players", "3", "4", "--out", str(path)], check=True)
-    results = json.loads(path.read_text()) if path.exists() else {}
+    path, results = bench_results(RESULTS, out_dir, heavy, "mercer_colluders.py",
+                                  "--players", "3", "4")
     rows = []
     for game in ("smh", "mmh"):
         for n in (3, 4, 5):

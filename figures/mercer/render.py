@@ -12,6 +12,7 @@ without either, it computes and saves it only when ``heavy`` (else None: a quick
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Callable
 
@@ -89,6 +90,20 @@ def spread(freqs: list[dict]) -> dict:
     if not freqs:
         return {}
     return {k: (min(f[k] for f in freqs), max(f[k] for f in freqs)) for k in freqs[0]}
+
+
+def bench_results(committed: Path, out_dir: Path, heavy: bool, script: str,
+                  *args: str) -> tuple[Path, dict]:
+    """The JSON results of a heavy benchmark script: the committed file, or with ``heavy``
+    ``benchmarks/<script>`` run into ``out_dir/<committed name>`` first; {} when absent."""
+    path = committed
+    if heavy:
+        import subprocess
+        import sys
+        path = Path(out_dir) / committed.name
+        subprocess.run([sys.executable, str(BENCH / script), *args, "--out", str(path)],
+                       check=True)
+    return path, (json.loads(path.read_text()) if path.exists() else {})
 
 
 def write_md(out_dir: Path, name: str, text: str) -> Path:

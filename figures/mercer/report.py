@@ -11,7 +11,7 @@ from figures.base import FigureResult
 
 NAME = "mercer_report"
 SECTIONS = ("mercer_tables_2p", "mercer_tables_3p", "mercer_table7", "mercer_table8",
-            "mercer_epsilon", "mercer_pot", "mercer_colluders")
+            "mercer_epsilon", "mercer_pot", "mercer_colluders", "mercer_strong")
 
 # The explanation of every printed cell farther from ours than the paper's own error
 # (0.00577 for payoffs, a few points for frequencies found by fictitious play); the numbers
@@ -51,6 +51,13 @@ gains the colluders more as they grow (3P-SMH 2 colluders +0.080; 4P-SMH 2 collu
 +0.107, 3 colluders +0.146 antes per hand), weak collusion gains nothing measurable (all
 within the solves' NashConv), and pot sharing costs the colluders more than an ante per
 hand.
+
+Footnote 6 (3P-SMH strong-collusion gains "on the order of 10^-4"; section "Footnote 6"
+below): the Java code's strong collusion is shared hole cards plus win sharing, as ours,
+and gains the pair 0.04-0.08 per hand at every seating (0.04-0.15 under every other reading
+of the rules, the measure and the solver).  Only weak collusion (win sharing) gains on the
+order of 10^-4 (seats 2, 3: -0.00004; seats 1, 3: +0.0005; rotation mean +0.0012): the
+footnote describes weak collusion, not strong.
 """
 
 

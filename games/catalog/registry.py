@@ -18,6 +18,7 @@ from games.catalog.river import river
 from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, parse_spec
 from games.holdem.standard import leduc, mercer_mmh, mercer_smh
 from games.preflop.selby import selby_game
+from games.tournament.endgame import blind_vs_blind_game
 from games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
@@ -32,6 +33,7 @@ GAMES: dict[str, Callable[[], Game]] = {
     "mercer-mmh": mercer_mmh,
     "leduc": leduc,
     "selby": selby_game,
+    "blind-vs-blind": blind_vs_blind_game,
 }
 
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
@@ -44,6 +46,7 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
                    "max_bets", "ante"),
     "leduc": ("players", "merge", "ranks", "suits"),
     "selby": ("raises", "sb"),
+    "blind-vs-blind": ("stacks", "blinds", "ante", "button", "payouts", "buckets"),
 }
 
 

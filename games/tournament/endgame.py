@@ -91,4 +91,56 @@ def blind_vs_blind(model: HandModel, stacks: ArrayLike, blinds: Sequence[float] 
                             description=desc)
 
 
-__all__ = ["blind_vs_blind"]
+MAX_CLASSES = 169       # buckets=169: the exact 169-class preflop model
+
+
+def _numbers(name: str, value, allow_empty: bool = False) -> list[float]:
+    """A spec list of numbers (ints, decimals, rationals a/b) as floats; GameError else."""
+    items = value if isinstance(value, (tuple, list)) else (value,)
+    try:
+        out = [float(v) for v in items if not isinstance(v, (bool, str))]
+    except (TypeError, ValueError):
+        out = []
+    if len(out) != len(items) or (not out and not allow_empty):
+        raise GameError(f"{name}={value!r} is not a list of numbers, e.g. {name}=[10,6,4]")
+    return out
+
+
+def blind_vs_blind_game(stacks=(10, 6, 4), blinds=(1 / 2, 1), ante=0, button: int = 0,
+                        payouts="icm", buckets: int = 6) -> Game:
+    """The registry's ``blind-vs-blind`` game: :func:`blind_vs_blind` on the hand model of
+    ``buckets`` equity buckets of the 169 preflop classes
+    (:func:`games.tournament.buckets.bucket_model`; ``buckets=169``: the exact 169-class model,
+    :func:`games.tournament.hands.preflop_model`).  ``payouts``: a list of prize fractions,
+    ``icm`` (default: 50/30/20, cut to the seats), or ``chips`` (chip payoffs)."""
+    st = _numbers("stacks", stacks)
+    bl = _numbers("blinds", blinds)
+    an = _numbers("ante", ante)
+    if len(an) != 1:
+        raise GameError(f"ante={ante!r} is not a number")
+    if isinstance(button, bool) or not isinstance(button, int):
+        raise GameError(f"button={button!r} is not a seat index in [0, {len(st) - 1}]")
+    if isinstance(buckets, bool) or not isinstance(buckets, int) or \
+            not 2 <= buckets <= MAX_CLASSES:
+        raise GameError(f"buckets={buckets!r} is outside [2, {MAX_CLASSES}] "
+                        f"({MAX_CLASSES}: the exact preflop classes)")
+    if payouts == "chips":
+        pay = None
+    elif payouts == "icm":
+        pay = [0.5, 0.3, 0.2][:len(st)]
+    elif isinstance(payouts, str):
+        raise GameError(f"payouts={payouts!r}; allowed: icm, chips or a list of prize "
+                        "fractions, e.g. payouts=[0.5,0.3,0.2]")
+    else:
+        pay = _numbers("payouts", payouts)
+    if buckets == MAX_CLASSES:
+        from games.tournament.hands import preflop_model
+        model = preflop_model()
+    else:
+        from games.tournament.buckets import bucket_model
+        # the 3-way Monte Carlo of the bucket model is unused by a 2-player showdown
+        model = bucket_model(buckets, samples=1, seed=0).model
+    return blind_vs_blind(model, st, bl, an[0], button, pay, name="blind-vs-blind")
+
+
+__all__ = ["blind_vs_blind", "blind_vs_blind_game"]

@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
 from games.io.efg import _write
-from solvers.sequence.lcp import rational
+from solvers.sequence.lcp import exact_chance_probs
 
 
 def gambit_lcp(cg: CompiledGame, rational: bool = False
@@ -41,21 +41,36 @@ def gambit_lcp(cg: CompiledGame, rational: bool = False
     return out, seconds
 
 
+def gambit_enummixed(cg: CompiledGame, max_profiles: int = 20_000
+                     ) -> tuple[list[tuple[NDArray, NDArray]], float]:
+    """Every extreme equilibrium of the reduced normal form (pygambit's ``enummixed_solve``
+    on the float .nfg of :func:`games.io.nfg.to_nfg`) as realization plans, distinct
+    ones only, and the solve's seconds.  Small games only (``max_profiles`` plan pairs)."""
+    try:
+        import pygambit as gbt
+    except ImportError:  # pragma: no cover - optional dependency
+        raise GameError("the Gambit cross-check needs pygambit (pip install pygambit)") from None
+    from games.io.nfg import to_nfg
+    from games.normal_form import normal_form
+    from games.normal_form.realization import realization_plan
+    nf = normal_form(cg, max_profiles=max_profiles)
+    g = gbt.read_nfg(_as_file(to_nfg(nf)))
+    t0 = time.perf_counter()
+    res = gbt.nash.enummixed_solve(g, rational=False)
+    seconds = time.perf_counter() - t0
+    out: list[tuple[NDArray, NDArray]] = []
+    for prof in res.equilibria:
+        mixed = [np.array([float(prof[s]) for s in pl.strategies]) for pl in g.players]
+        plans = tuple(realization_plan(nf, p, mixed[p]) for p in range(2))
+        if not any(np.allclose(plans[0], a, atol=1e-9) and np.allclose(plans[1], b, atol=1e-9)
+                   for a, b in out):
+            out.append(plans)
+    return out, seconds
+
+
 def efg_text(cg: CompiledGame) -> str:
     """EFG text of the compiled game whose chance probabilities sum to exactly one."""
-    parent = np.asarray(cg.parent)
-    probs = {}
-    chance_nodes = np.nonzero(np.asarray(cg.kind) == 1)[0]
-    kids_of = {int(c): [] for c in chance_nodes}
-    for k in np.nonzero(np.isin(parent, chance_nodes))[0]:
-        kids_of[int(parent[k])].append(int(k))
-    for kids in kids_of.values():
-        kids.sort(key=lambda k: int(cg.edge[k]))
-        rest = 1
-        for k in kids[:-1]:
-            probs[k] = rational(cg.chance_prob[k])
-            rest -= probs[k]
-        probs[kids[-1]] = rest
+    probs = exact_chance_probs(cg)
     return _write(cg.game, lambda k: str(probs[k]),
                   lambda t: ", ".join(repr(float(x)) for x in cg.payoffs[t]))
 
@@ -65,4 +80,4 @@ def _as_file(text: str):
     return io.StringIO(text)
 
 
-__all__ = ["gambit_lcp"]
+__all__ = ["gambit_enummixed", "gambit_lcp"]

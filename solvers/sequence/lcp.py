@@ -22,6 +22,8 @@ standard one and Gambit's; start ``k >= 1`` draws a pure behaviour profile from 
 generator and lowers ``d`` on the sequences it plays, so the path begins at that pure pair's
 corner (the covering vector of van den Elzen & Talman's tracing procedure up to scaling).
 Different starts may end at different equilibria; the distinct ones are returned.
+:mod:`solvers.sequence.lcp_all` runs the systematic set instead: ones, then one start per
+reduced pure plan of either player.
 
 *Exact arithmetic.*  With ``exact=True`` every matrix entry is the rational of denominator at
 most 10^9 whose nearest float it is (1/6, 1/3, ...: the exact entries of games built from
@@ -41,7 +43,7 @@ from games import CompiledGame, GameError
 
 from solvers.evaluation import expected_payoffs, nash_conv
 from solvers.iterative import SolverResult
-from solvers.sequence.form import SequenceForm, sequence_form
+from solvers.sequence.form import SequenceForm, _node_sequences, sequence_form
 from solvers.sequence.lemke import lemke
 
 MAX_EXACT_SIZE = 400       # LCP dimension above which exact pivoting is refused (too slow)
@@ -82,14 +84,54 @@ def rational(x: float) -> Fraction:
     return f if float(f) == float(x) else Fraction(float(x))
 
 
+def exact_chance_probs(cg: CompiledGame) -> dict[int, Fraction]:
+    """Node -> its chance probability as a rational (:func:`rational`), the last outcome of
+    each chance node taking the rest, so that every chance node's outcomes sum to exactly 1
+    (Gambit requires it of an .efg, and the LCP's payoff shift is strategy-independent only
+    then)."""
+    parent = np.asarray(cg.parent)
+    chance_nodes = np.nonzero(np.asarray(cg.kind) == 1)[0]
+    kids_of: dict[int, list[int]] = {int(c): [] for c in chance_nodes}
+    for k in np.nonzero(np.isin(parent, chance_nodes))[0]:
+        kids_of[int(parent[k])].append(int(k))
+    probs: dict[int, Fraction] = {}
+    for kids in kids_of.values():
+        kids.sort(key=lambda k: int(cg.edge[k]))
+        rest = Fraction(1)
+        for k in kids[:-1]:
+            probs[k] = rational(cg.chance_prob[k])
+            rest -= probs[k]
+        probs[kids[-1]] = rest
+    return probs
+
+
+def _exact_reach(sf: SequenceForm, cg: CompiledGame) -> NDArray:
+    """Chance reach of every sequence pair in rationals from :func:`exact_chance_probs`
+    (a probability distribution over terminals for every pure plan pair, exactly)."""
+    probs = exact_chance_probs(cg)
+    parent = np.asarray(cg.parent)
+    reach = [Fraction(1)] * len(parent)
+    if (parent[1:] >= np.arange(1, len(parent))).any():
+        raise AssertionError("compiled nodes are not in parents-first order")
+    for i in range(1, len(parent)):
+        reach[i] = reach[int(parent[i])] * probs.get(i, 1)
+    out = np.empty(sf.reach.shape, dtype=object)
+    out[:, :] = Fraction(0)
+    term = np.nonzero(cg.terminal_index >= 0)[0]
+    ns = _node_sequences(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sf.seq)
+    for t, a, b in zip(term, ns[term, 0], ns[term, 1]):
+        out[a, b] += reach[int(t)]
+    return out
+
+
 def _shifted(sf: SequenceForm, cg: CompiledGame, exact: bool):
     """Both payoff matrices shifted by (max payoff + 1) x chance reach (dense; exact: the
-    rationalised entries, shifted in rationals)."""
+    rationalised entries, shifted by the exact chance reach, :func:`_exact_reach`)."""
     shift = float(cg.payoffs.max(initial=0.0)) + 1.0
     if not exact:
         reach = sf.reach.toarray()
         return [sf.A[p].toarray() - shift * reach for p in range(2)]
-    reach = _rational_matrix(sf.reach)
+    reach = _exact_reach(sf, cg)
     c = rational(shift)
     return [_rational_matrix(sf.A[p]) - c * reach for p in range(2)]
 

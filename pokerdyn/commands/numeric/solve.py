@@ -51,7 +51,18 @@ def _lp(cg, args):
 
 def _lcp(cg, args):
     from solvers.sequence.lcp import lcp_solver_result, solve_lcp
-    return lcp_solver_result(cg, solve_lcp(cg))
+    if not args.all:
+        return lcp_solver_result(cg, solve_lcp(cg))
+    from solvers.sequence.lcp_all import solve_lcp_all, start_labels
+    res = solve_lcp_all(cg)
+    labels = start_labels(cg)
+    args.equilibria = [{"start": labels[e.start], "pivots": e.pivots,
+                        "expected_payoffs": [float(x) for x in e.payoffs],
+                        "nash_conv": e.nash_conv,
+                        "exact": {"nash_conv": str(e.exact_nash_conv),
+                                  "expected_payoffs": [str(v) for v in e.exact_payoffs]},
+                        "strategy": e.strategies} for e in res.equilibria]
+    return lcp_solver_result(cg, res)
 
 
 METHODS: dict[str, Callable] = {"fp": _fp, "hedge": _hedge, "cfr+": _cfr_plus, "cfr": _cfr,
@@ -70,6 +81,10 @@ def add_arguments(p) -> None:
     p.add_argument("--init", default=None, metavar="NAME=X,...",
                    help="starting strategy: named parameters in [0, 1], e.g. b_J=0.3,c_K=0.5 "
                         "(others uniform); methods read it as args.sigma0")
+    p.add_argument("--all", action="store_true",
+                   help="lcp: every equilibrium Lemke's method reaches from the covering "
+                        "vector of ones and of each pure plan of either player, each certified "
+                        "(JSON key equilibria)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--strategy-out", default=None, metavar="FILE",
                    help="write the full strategy as JSON to FILE (written atomically) instead "
@@ -106,6 +121,9 @@ def run(args) -> int:
         refuse_lp_beyond_two_players(args.game)
     if args.method == "lcp":
         refuse_lp_beyond_two_players(args.game, "the LCP solver needs a 2-player game")
+    elif args.all:
+        raise GameError("--all lists the equilibria of the LCP solver; use it with --method lcp")
+    args.equilibria = None
     out_file = None if args.strategy_out is None else \
         check_output_file(args.strategy_out, "strategy-out")
     game, values = game_with_options(args)
@@ -123,6 +141,10 @@ def run(args) -> int:
     if "exact_nash_conv" in res.options:
         out["exact"] = {"nash_conv": res.options["exact_nash_conv"],
                         "expected_payoffs": res.options["exact_payoffs"]}
+    if args.equilibria is not None:
+        view = params_from_strategy if has_declared_names(game) else strategy_by_infoset
+        out["starts"] = res.options["starts"]
+        out["equilibria"] = [{**e, "strategy": view(cg, e["strategy"])} for e in args.equilibria]
     if out_file is not None:
         atomic_write_text(out_file, json.dumps({"game": game.name, "method": args.method,
                                                 "strategy": strategy}, indent=1) + "\n")
@@ -139,6 +161,9 @@ def run(args) -> int:
     if "exact" in out:
         print(f"exact: NashConv={out['exact']['nash_conv']}  payoffs="
               + ", ".join(out["exact"]["expected_payoffs"]))
+    for k, e in enumerate(out.get("equilibria") or []):
+        print(f"equilibrium {k + 1} (start {e['start']}): exact NashConv="
+              f"{e['exact']['nash_conv']}  payoffs=" + ", ".join(e["exact"]["expected_payoffs"]))
     if out_file is not None:
         print(f"strategy ({len(strategy):,} entries) written to {out_file}")
         return 0

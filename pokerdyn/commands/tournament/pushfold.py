@@ -229,11 +229,8 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t, model="sampled"
 
 
 def _intervals(grid_stacks, played) -> list[list[float]]:
-    """Runs of consecutive played grid stacks as [low, high] pairs."""
-    on = np.concatenate([[False], np.asarray(played, dtype=bool), [False]])
-    starts = np.flatnonzero(on[1:] & ~on[:-1])
-    ends = np.flatnonzero(~on[1:] & on[:-1]) - 1
-    return [[float(grid_stacks[a]), float(grid_stacks[b])] for a, b in zip(starts, ends)]
+    from figures.tournament.chart import intervals
+    return intervals(grid_stacks, played)
 
 
 def _run_chart(args, blinds, ante) -> int:
