@@ -2,11 +2,15 @@
 (issue 14), and the long runs' profit rates against the equilibria's payoffs.
 
 Per pot: the exact families of ``pokerdyn equilibria kuhn3-full-simplified --pot P --json``
-(support method; cached as ``figures/frontier/data/eq/full_street_P{P}.json``), each sampled
+(support method, supports proposed by seeded CFR+ and FP runs; cached as
+``figures/frontier/data/eq/full_street_P{P}.json``) and those whose supports the ODE proposes
+(:func:`ode_families`: the long runs' time averages and their polished rest points, solved
+and certified by the same exact code; ``full_street_P{P}_ode.json``), each sampled
 at its certified points and at up to ``--samples`` further points of its free parameters
 (:func:`solvers.symbolic.supports.geometry.sample`), polished into rest points of the ODE on
 the frequencies dominance leaves free (:func:`dynamics.chaos.rest_points.find_rest_points`;
-no CFR+ starts, interior rest points from 10 seeded starts), with the time averages of the
+CFR+ limits only at pots without a support record, interior rest points from 10 seeded
+starts), with the time averages of the
 long runs (``full_street_long_runs.json``) polished too.  Per rest point: Nash or not,
 payoffs, largest real part of the Jacobian's eigenvalues and the counts unstable / centre /
 stable.  Writes ``figures/frontier/data/full_street_stability.json``.
@@ -50,6 +54,29 @@ def _pot_key(p: float) -> str:
     return f"{p:g}"
 
 
+def ode_families(game, model, pot: float, averages) -> dict:
+    """Exact families from supports proposed by the ODE: each long run's time average and
+    the rest point it polishes to (Nash or not) enter :func:`equilibrium_set` as "runs"
+    (method ``ode``), solved and certified exactly like the CFR+/FP limits; the record of
+    :func:`set_record`."""
+    import sympy as sp
+
+    from dynamics.chaos.rest_points import find_rest_points
+    from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
+    from solvers.symbolic.supports.propose import LearnedProfile
+
+    fixed = {k: float(v) for k, v in model.meta["fixed"].items()}
+    props = []
+    for a in averages:
+        x = np.array([a[n] for n in model.names])
+        props.append(dict(zip(model.names, x.tolist())))
+        for p in find_rest_points(game, model, n_starts=0, interior_starts=0, averages=[x]):
+            props.append(p.point)
+    runs = [LearnedProfile("ode", k, {**fixed, **q}, 0.0, 0) for k, q in enumerate(props)]
+    res = equilibrium_set(game, sp.Rational(str(pot)), runs=runs, rounds=0)
+    return set_record(res)
+
+
 def stability(pots, n_samples: int = 4) -> dict:
     from games import get_game
     from dynamics import ode_model
@@ -60,24 +87,28 @@ def stability(pots, n_samples: int = 4) -> dict:
     runs = json.loads(long_runs.read_text())["runs"] if long_runs.exists() else []
     out = {}
     for pot in pots:
-        f = DATA / "eq" / f"full_street_P{_pot_key(pot)}.json"
-        if not f.exists():
-            continue
-        rec = json.loads(f.read_text())
         model = ode_model(game, {"P": pot}, fixed="dominance")
+        avgs = [r["time_average"] for r in runs if r["pot"] == pot and r["tau"] == 1.0
+                and r["rtol"] == 1e-9]
+        f = DATA / "eq" / f"full_street_P{_pot_key(pot)}.json"
+        fo = DATA / "eq" / f"full_street_P{_pot_key(pot)}_ode.json"
+        if avgs and not fo.exists():
+            fo.write_text(json.dumps(ode_families(game, model, pot, avgs), indent=1) + "\n")
+        recs = {"supports": json.loads(f.read_text()) if f.exists() else {"families": []},
+                "ode": json.loads(fo.read_text()) if fo.exists() else {"families": []}}
+        rec = {"families": recs["supports"]["families"] + recs["ode"]["families"]}
         profs = family_profiles(rec, n_samples)
         pts = []
         for label, prof in profs:  # one at a time, to keep each rest point's source
             for p in find_rest_points(game, model, [prof], n_starts=0, interior_starts=0):
                 pts.append((label, p))
-        avgs = [r["time_average"] for r in runs if r["pot"] == pot and r["tau"] == 1.0
-                and r["rtol"] == 1e-9]
         for j, a in enumerate(avgs):
             for p in find_rest_points(game, model, n_starts=0, interior_starts=0,
                                       averages=[np.array([a[n] for n in model.names])]):
                 pts.append((f"time average {j}", p))
-        for p in find_rest_points(game, model, n_starts=0, interior_starts=10):
-            pts.append(("interior", p))
+        cfr = 0 if recs["supports"]["families"] else 6  # no exact record: CFR+ limits
+        for p in find_rest_points(game, model, n_starts=cfr, interior_starts=10):
+            pts.append(("cfr+" if p.source == "cfr+" else "interior", p))
         rows = []
         for p in dedupe([p for _, p in pts]):
             labels = sorted({lab for lab, q in pts if np.max(np.abs(q.x - p.x)) <= 1e-6})
@@ -87,6 +118,8 @@ def stability(pots, n_samples: int = 4) -> dict:
                          "centre": int((abs(re) <= 1e-7).sum()),
                          "stable": int((re < -1e-7).sum()), "point": p.point})
         out[_pot_key(pot)] = {"families": len(rec["families"]),
+                              "support_families": len(recs["supports"]["families"]),
+                              "ode_families": len(recs["ode"]["families"]),
                               "family_payoffs": [fr["payoffs_at_witness"]
                                                  for fr in rec["families"]],
                               "family_free": [fr["free"] for fr in rec["families"]],

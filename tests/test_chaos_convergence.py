@@ -95,3 +95,15 @@ def test_chaos_run_convergence_uses_its_own_counted_time():
     assert c.running == pytest.approx(r.exponent, rel=1e-12)
     assert c.window_left[0] == pytest.approx(r.meta["t_count"])
     assert len(c.window_exponents) == 10 and c.judged == 5
+
+
+def test_a_step_down_before_the_judged_part_is_not_converged():
+    # rate 0.01 for the first half, 0.004 after (flat, noisy): the judged half alone looks
+    # converged, the comparison with the early windows (Geweke) does not
+    rng = np.random.default_rng(1)
+    t = np.arange(1.0, 100001.0)
+    rate = np.where(t < 50000, 0.01, 0.004) + rng.normal(0, 0.05, t.size)
+    c = lyapunov_convergence(t, np.cumsum(rate), 0.0, n_windows=20)
+    assert c.estimate == pytest.approx(0.004, abs=5e-4) and abs(c.drift) < 2e-3
+    assert c.shift == pytest.approx(0.006, abs=5e-4) and c.shift_z > 5
+    assert not c.converged and c.verdict() == "not converged"

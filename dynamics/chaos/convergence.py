@@ -12,13 +12,17 @@ windows show it at once.  Over the judged part (the last ``judge`` fraction of t
   growth rates;
 * **drift**: the change of the windowed exponent across the judged span, from a least-squares
   line through ``(t_i, lambda_i)``, with its standard error;
-* **converged**: ``stderr <= rel_tol |estimate|`` and ``|drift| <= 2 rel_tol |estimate|``
-  (a drift of more than twice the tolerated error over the judged span is a trend, whatever
-  its significance); **positive**: converged and ``estimate > z stderr``;
-* **transient_end**: the left end of the last run of windows whose exponent stays below
-  ``floor`` up to the end of the run (a chaotic transient that settled on a regular orbit,
-  whose exponent is 0), with the mean exponent before it; None while the last window is
-  above ``floor``.
+* **shift**: the mean of the windows before the judged part minus the judged mean, and
+  ``shift_z``, that difference over its batch-means standard error (Geweke's comparison of
+  the early and late parts of a chain; Geweke, in *Bayesian Statistics 4*, 1992): a slow
+  decline shows here even when the judged part alone looks flat;
+* **converged**: ``stderr <= rel_tol |estimate|``, ``|drift| <= 2 rel_tol |estimate|`` (a
+  drift of more than twice the tolerated error over the judged span is a trend, whatever its
+  significance) and ``|shift_z| <= z``; **positive**: converged and ``estimate > z stderr``;
+* **transient_end**: the left end of the last run of windows (at least ``tail_min`` of
+  them) whose exponent stays below ``floor`` up to the end of the run (a chaotic transient
+  that settled on a regular orbit, whose exponent is 0), with the mean exponent before it;
+  None otherwise.
 
 Tested on the Lorenz system (largest exponent 0.9056, Sprott, *Chaos and Time-Series
 Analysis*, 2003, table A.1) and on the limit cycle of the Hopf normal form (exponent 0).
@@ -59,6 +63,8 @@ class Convergence:
     stderr: float
     drift: float
     drift_err: float
+    shift: float
+    shift_z: float
     converged: bool
     positive: bool
     transient_end: float | None
@@ -85,7 +91,8 @@ class Convergence:
 
     def to_json(self) -> dict[str, Any]:
         return {"estimate": self.estimate, "stderr": self.stderr, "drift": self.drift,
-                "drift_err": self.drift_err, "converged": self.converged,
+                "drift_err": self.drift_err, "shift": self.shift, "shift_z": self.shift_z,
+                "converged": self.converged,
                 "positive": self.positive, "verdict": self.verdict(),
                 "transient_end": self.transient_end,
                 "transient_exponent": self.transient_exponent, "running": self.running,
@@ -96,7 +103,8 @@ class Convergence:
 
 def lyapunov_convergence(times: ArrayLike, logs: ArrayLike, t_count: float = 0.0,
                          n_windows: int = 20, judge: float = 0.5, rel_tol: float = 0.2,
-                         z: float = 3.0, floor: float = 1e-3) -> Convergence:
+                         z: float = 3.0, floor: float = 1e-3,
+                         tail_min: int = 2) -> Convergence:
     """Windowed exponents, batch-means estimate, drift test and transient end of one run
     (``times``, ``logs``: see :func:`window_exponents`)."""
     if not 0.0 < judge <= 1.0:
@@ -115,17 +123,29 @@ def lyapunov_convergence(times: ArrayLike, logs: ArrayLike, t_count: float = 0.0
     s2 = float(resid @ resid) / max(k - 2, 1)
     slope_err = np.sqrt(s2 / float(((tm - tm.mean()) ** 2).sum()))
     drift, drift_err = float(coef[0] * span), float(slope_err * span)
-    converged = bool(se <= rel_tol * abs(est) and abs(drift) <= 2 * rel_tol * abs(est))
+    shift, shift_z = _shift(lam[:-k], est, se)
+    converged = bool(se <= rel_tol * abs(est) and abs(drift) <= 2 * rel_tol * abs(est)
+                     and abs(shift_z) <= z)
     positive = bool(converged and est > z * se)
     below = lam < floor
     t_end, lam_tr = None, None
-    if below[-1]:
-        j = len(lam) - 1
-        while j > 0 and below[j - 1]:
-            j -= 1
+    j = len(lam)
+    while j > 0 and below[j - 1]:
+        j -= 1
+    if len(lam) - j >= tail_min:
         t_end = float(left[j])
         if j > 0:
             lam_tr = float(np.average(lam[:j], weights=(right - left)[:j]))
     total = float(np.asarray(logs, float)[-1] / (np.asarray(times, float)[-1] - t_count))
-    return Convergence(est, se, drift, drift_err, converged, positive, t_end, lam_tr, total,
+    return Convergence(est, se, drift, drift_err, shift, shift_z, converged, positive, t_end, lam_tr, total,
                        left, right, lam, k)
+
+
+def _shift(early: NDArray[np.float64], est: float, se: float) -> tuple[float, float]:
+    """(mean of the early windows - the judged mean, in units of their joint standard error);
+    (0, 0) without early windows."""
+    if early.size < 2:
+        return 0.0, 0.0
+    d = float(early.mean() - est)
+    err = float(np.hypot(early.std(ddof=1) / np.sqrt(early.size), se))
+    return d, (d / err if err > 0 else (0.0 if d == 0 else float(np.sign(d) * np.inf)))
