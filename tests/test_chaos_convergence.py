@@ -57,6 +57,7 @@ def test_a_chaotic_transient_ending_on_a_regular_orbit_is_told_apart():
     assert c.transient_end == pytest.approx(6000.0)
     assert c.transient_exponent == pytest.approx(0.01)
     assert c.verdict() == "transient, then regular" and not c.positive
+    assert c.regular_phases() == [(6000.0, 10000.0)]
     # its running estimate is still clearly positive: 0.006
     assert c.running == pytest.approx(0.006)
 
@@ -107,3 +108,4 @@ def test_a_step_down_before_the_judged_part_is_not_converged():
     assert c.estimate == pytest.approx(0.004, abs=5e-4) and abs(c.drift) < 2e-3
     assert c.shift == pytest.approx(0.006, abs=5e-4) and c.shift_z > 5
     assert not c.converged and c.verdict() == "not converged"
+    assert c.regular_phases() == []

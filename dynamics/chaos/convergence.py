@@ -79,6 +79,20 @@ class Convergence:
     def relative_error(self) -> float:
         return self.stderr / abs(self.estimate) if self.estimate else float("inf")
 
+    def regular_phases(self, floor: float = 1e-3) -> list[tuple[float, float]]:
+        """(start, end) of every maximal run of windows whose exponent is below ``floor``:
+        the sticky (near-regular) phases of an intermittent orbit, or the regular tail
+        after a transient."""
+        below = np.append(self.window_exponents < floor, False)
+        out, j = [], None
+        for i, b in enumerate(below):
+            if b and j is None:
+                j = i
+            elif not b and j is not None:
+                out.append((float(self.window_left[j]), float(self.window_right[i - 1])))
+                j = None
+        return out
+
     def verdict(self) -> str:
         """``chaotic (converged)``; ``transient, then regular`` (windows above ``floor``,
         then below it to the end); ``regular`` (every window below ``floor``); else ``not
@@ -97,6 +111,7 @@ class Convergence:
                 "transient_end": self.transient_end,
                 "transient_exponent": self.transient_exponent, "running": self.running,
                 "judged_windows": self.judged,
+                "regular_phases": self.regular_phases(),
                 "windows": [[float(a), float(b), float(x)] for a, b, x in
                             zip(self.window_left, self.window_right, self.window_exponents)]}
 
