@@ -31,10 +31,12 @@ GRID = 100.0
 # (pot, start, t_end, t_skip, tau, rtol)
 JOBS = {
     "p6": [(6.0, s, 5e5, 1e4, 1.0, 1e-9) for s in (0, 1, 2)],
-    "tol": [(6.0, 0, 2e5, 1e4, 1.0, 1e-11), (6.0, 0, 2e5, 1e4, 10.0, 1e-9)],
+    "tol": [(6.0, 0, 2e5, 1e4, 1.0, 1e-11), (6.0, 0, 2e5, 1e4, 10.0, 1e-9),
+            (3.0, 0, 3e5, 1e4, 1.0, 1e-11), (3.0, 0, 3e5, 1e4, 10.0, 1e-9)],
     "main": [(p, 0, 3e5, 1e4, 1.0, 1e-9) for p in (3.0, 7.0, 10.0, 12.0)],
     "scan": [(p, s, 5e4, 5e3, 1.0, 1e-9) for p in (2.5, 3.5, 4.0, 4.5, 5.0, 8.0, 9.0, 15.0,
                                                     20.0) for s in (0, 1, 2)],
+    "p4": [(4.0, s, 3e5, 1e4, 1.0, 1e-9) for s in (0, 1, 2)],
     "long": [(6.0, s, 2e6, 1e4, 1.0, 1e-9) for s in (0, 2)]
     + [(p, 0, 2e6, 1e4, 1.0, 1e-9) for p in (3.0, 12.0)],
     "more": [(p, s, 3e5, 1e4, 1.0, 1e-9) for p in (3.0, 7.0, 10.0, 12.0) for s in (1, 2)],
@@ -79,6 +81,29 @@ def run_job(args):
     return str(path)
 
 
+def _round(x, digits: int = 7):
+    """``x`` with every float rounded to ``digits`` significant digits (a smaller record)."""
+    if isinstance(x, dict):
+        return {k: _round(v, digits) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_round(v, digits) for v in x]
+    if isinstance(x, (float, np.floating)):
+        return float(f"{float(x):.{digits}g}")
+    return x
+
+
+def _windowed(d, n: int) -> dict:
+    """Time averages of the state and profit rates over ``n`` equal windows after t_skip
+    (from the samples every ``GRID``)."""
+    t, S, pay = d["sample_times"], d["states"], d["payoffs"]
+    edges = np.linspace(float(d["t_skip"]), float(d["t_end"]), n + 1)
+    idx = np.searchsorted(t, edges)
+    idx[-1] = len(t) - 1
+    avgs = [S[a:b].mean(axis=0).tolist() for a, b in zip(idx[:-1], idx[1:])]
+    rates = [((pay[b] - pay[a]) / (t[b] - t[a])).tolist() for a, b in zip(idx[:-1], idx[1:])]
+    return {"window_averages": avgs, "window_rates": rates}
+
+
 def summary(out: Path, path: Path = DATA, n_windows: int = 50) -> dict:
     """Per job: windowed exponents, the convergence verdict, profit rates (JSON)."""
     from dynamics.chaos.classify import correlation_dimension, section_clusters
@@ -102,11 +127,12 @@ def summary(out: Path, path: Path = DATA, n_windows: int = 50) -> dict:
             "profit_rates": np.asarray(d["profit_rates"]).tolist(),
             "time_average": dict(zip(map(str, d["names"]), np.asarray(
                 d["states"][d["sample_times"] >= float(d["t_skip"])].mean(axis=0)).tolist())),
+            **_windowed(d, 10),
             "steps": int(d["steps"]), "wall_s": float(d["wall"]),
             "convergence": c.to_json()})
     doc = {"game": GAME, "starts": "random_starts(model, 3, seed=0)", "grid": GRID,
            "script": "benchmarks/full_street_long_runs.py", "runs": runs}
-    path.write_text(json.dumps(doc, indent=1, default=float) + "\n")
+    path.write_text(json.dumps(_round(doc)) + "\n")
     return doc
 
 

@@ -54,14 +54,16 @@ def _pot_key(p: float) -> str:
     return f"{p:g}"
 
 
-def ode_families(game, model, pot: float, averages) -> dict:
-    """Exact families from supports proposed by the ODE: each long run's time average and
-    the rest point it polishes to (Nash or not) enter :func:`equilibrium_set` as "runs"
-    (method ``ode``), solved and certified exactly like the CFR+/FP limits; the record of
+def ode_families(game, model, pot: float, averages, cfr_starts: int = 6) -> dict:
+    """Exact families from supports proposed by the ODE: each long run's time average (and
+    windowed averages) and the rest point it polishes to (Nash or not) enter
+    :func:`equilibrium_set` as "runs" (method ``ode``), with ``cfr_starts`` short seeded
+    CFR+ runs (:func:`dynamics.chaos.rest_points.nash_profiles`), solved and certified
+    exactly like the CFR+/FP limits of the support method; the record of
     :func:`set_record`."""
     import sympy as sp
 
-    from dynamics.chaos.rest_points import find_rest_points
+    from dynamics.chaos.rest_points import find_rest_points, nash_profiles
     from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
     from solvers.symbolic.supports.propose import LearnedProfile
 
@@ -73,11 +75,13 @@ def ode_families(game, model, pot: float, averages) -> dict:
         for p in find_rest_points(game, model, n_starts=0, interior_starts=0, averages=[x]):
             props.append(p.point)
     runs = [LearnedProfile("ode", k, {**fixed, **q}, 0.0, 0) for k, q in enumerate(props)]
+    runs += [LearnedProfile("cfr+", k, q, 0.0, 3000) for k, q in
+             enumerate(nash_profiles(game, {"P": pot}, cfr_starts))]
     res = equilibrium_set(game, sp.Rational(str(pot)), runs=runs, rounds=0)
     return set_record(res)
 
 
-def stability(pots, n_samples: int = 4) -> dict:
+def stability(pots, n_samples: int = 8) -> dict:
     from games import get_game
     from dynamics import ode_model
     from dynamics.chaos.rest_points import dedupe, find_rest_points
@@ -88,12 +92,14 @@ def stability(pots, n_samples: int = 4) -> dict:
     out = {}
     for pot in pots:
         model = ode_model(game, {"P": pot}, fixed="dominance")
-        avgs = [r["time_average"] for r in runs if r["pot"] == pot and r["tau"] == 1.0
-                and r["rtol"] == 1e-9]
+        sel = [r for r in runs if r["pot"] == pot and r["tau"] == 1.0 and r["rtol"] == 1e-9]
+        avgs = [r["time_average"] for r in sel]
+        wavgs = [dict(zip(model.names, w)) for r in sel for w in r.get("window_averages", [])]
         f = DATA / "eq" / f"full_street_P{_pot_key(pot)}.json"
         fo = DATA / "eq" / f"full_street_P{_pot_key(pot)}_ode.json"
-        if avgs and not fo.exists():
-            fo.write_text(json.dumps(ode_families(game, model, pot, avgs), indent=1) + "\n")
+        if not fo.exists():
+            fo.write_text(json.dumps(ode_families(game, model, pot, avgs + wavgs), indent=1)
+                          + "\n")
         recs = {"supports": json.loads(f.read_text()) if f.exists() else {"families": []},
                 "ode": json.loads(fo.read_text()) if fo.exists() else {"families": []}}
         rec = {"families": recs["supports"]["families"] + recs["ode"]["families"]}
@@ -130,11 +136,64 @@ def stability(pots, n_samples: int = 4) -> dict:
     return out
 
 
+def tables(doc: dict, runs: list[dict]) -> str:
+    """Markdown: stability of the Nash rest points per pot, and the runs' profit rates
+    against the nearest equilibrium payoffs."""
+    out = ["| P | families (supports + ODE) | Nash rest points | max Re (min..max) | "
+           "unstable / centre / stable | non-Nash rest points (max Re) |", "|---" * 6 + "|"]
+    for pot, d in doc["pots"].items():
+        nash = [r for r in d["rest_points"] if r["nash"]]
+        other = [r for r in d["rest_points"] if not r["nash"]]
+        mr = [0.0 if abs(r["max_real"]) < 1e-8 else r["max_real"] for r in nash]
+        kinds = sorted({f"{r['unstable']}/{r['centre']}/{r['stable']}" for r in nash})
+        out.append(f"| {pot} | {d['support_families']} + {d['ode_families']} | {len(nash)} | "
+                   + (f"{min(mr):.2g}..{max(mr):.2g}" if mr else "-") + " | "
+                   + ", ".join(kinds) + f" | {len(other)}"
+                   + (f" ({max(r['max_real'] for r in other):.2g})" if other else "") + " |")
+    out += ["", "| P | start | t | profit rates | nearest equilibrium payoffs | distance |",
+            "|---" * 6 + "|"]
+    longest = {}
+    for r in runs:
+        if r["tau"] == 1.0 and r["rtol"] == 1e-9:
+            k = (r["pot"], r["start"])
+            longest[k] = max(longest.get(k, 0.0), r["t_end"])
+    for r in sorted(runs, key=lambda r: (r["pot"], r["start"], -r["t_end"])):
+        if r["tau"] != 1.0 or r["rtol"] != 1e-9 or r["t_end"] < longest[r["pot"], r["start"]]:
+            continue
+        d = doc["pots"].get(_pot_key(r["pot"]))
+        nash = [q for q in d["rest_points"] if q["nash"]] if d else []
+        rate = np.array(r["profit_rates"])
+        best = min(nash, key=lambda q: np.abs(rate - q["payoffs"]).max(), default=None)
+        near = ("-" if best is None else ", ".join(f"{v:.5f}" for v in best["payoffs"]))
+        dist = ("-" if best is None else f"{np.abs(rate - best['payoffs']).max():.1e}")
+        out.append(f"| {r['pot']:g} | {r['start']} | {r['t_end']:g} | "
+                   + ", ".join(f"{v:.5f}" for v in rate) + f" | {near} | {dist} |")
+    out += ["", "| P | start | t | rtol, tau | running estimate | judged estimate +- s.e. | "
+            "drift | early - judged (z) | verdict | sticky phases (longest) | section dim. |",
+            "|---" * 11 + "|"]
+    for r in sorted(runs, key=lambda r: (r["pot"], r["start"], -r["t_end"])):
+        if r["t_end"] < 1e5:
+            continue
+        c = r["convergence"]
+        ph = [b - a for a, b in c["regular_phases"]]
+        out.append(f"| {r['pot']:g} | {r['start']} | {r['t_end']:g} | {r['rtol']:g}, "
+                   f"{r['tau']:g} | {c['running']:.5f} | {c['estimate']:.5f} +- "
+                   f"{c['stderr']:.5f} | {c['drift']:+.4f} | {c['shift']:+.4f} "
+                   f"({c['shift_z']:.1f}) | {c['verdict']} | {len(ph)}"
+                   + (f" ({max(ph):.3g})" if ph else "") + f" | {r['late_dimension']:.2f} |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pots", type=float, nargs="*", default=list(POTS))
-    ap.add_argument("--samples", type=int, default=4)
+    ap.add_argument("--samples", type=int, default=8)
+    ap.add_argument("--table", action="store_true", help="print the README tables only")
     a = ap.parse_args()
+    if a.table:
+        runs = json.loads((DATA / "full_street_long_runs.json").read_text())["runs"]
+        print(tables(json.loads((DATA / "full_street_stability.json").read_text()), runs))
+        return
     path = DATA / "full_street_stability.json"
     doc = json.loads(path.read_text()) if path.exists() else {"game": GAME, "pots": {}}
     doc["pots"].update(stability(a.pots, a.samples))

@@ -161,6 +161,12 @@ def test_figure_renders_quick(tmp_path):
     periodic, irregular = res.numbers["P = 2.5"], res.numbers["P = 6"]
     assert periodic["kinds"] == ["periodic"] and periodic["section clusters"] == [1]
     assert irregular["section clusters"][0] > 10 and irregular["lyapunov"][0] > 0
+    # the committed long runs (benchmarks/full_street_long_runs.py): P = 3, start 0 has a
+    # converged positive exponent over t = 3e5; P = 6, start 1 is regular
+    long = res.numbers["long runs"]
+    verdict, lam, err = long["P = 3 start 0 t = 300000 rtol 1e-09 tau 1"]
+    assert verdict == "chaotic (converged)" and lam > 10 * err > 0
+    assert long["P = 6 start 1 t = 500000 rtol 1e-09 tau 1"][0] == "regular"
 
 
 def test_periodic_orbit_closes_with_neutral_floquet_multipliers():
