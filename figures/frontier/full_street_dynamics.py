@@ -132,10 +132,9 @@ def _long_row(row, runs: list[dict]) -> dict:
     windows_panel(row[0], [r for r in p6 if r["t_end"] == longest or r["rtol"] != 1e-9
                            or r["tau"] != 1])
     row[0].set_title(f"P = {CHAOTIC[0]:g}: windowed exponents", fontsize=9)
-    main = [r for r in runs if r["pot"] != CHAOTIC[0] and r["t_end"] >= 1e5]
-    windows_panel(row[1], main)
-    row[1].set_title("other pots: windowed exponents", fontsize=9)
-    for r in runs:
+    windows_panel(row[1], [r for r in runs if r["pot"] != CHAOTIC[0] and r["t_end"] == longest])
+    row[1].set_title("other pots, longest runs: windowed exponents", fontsize=9)
+    for r in (r for r in runs if r["t_end"] >= 1e5):
         c = r["convergence"]
         color = "C3" if c["positive"] else "C0"
         row[2].errorbar(r["pot"] + 0.08 * r["start"], c["estimate"], 2 * c["stderr"],
@@ -143,7 +142,8 @@ def _long_row(row, runs: list[dict]) -> dict:
     row[2].axhline(0.0, color="k", lw=0.6)
     row[2].set_xlabel("pot P")
     row[2].set_ylabel("judged-window estimate +- 2 s.e.")
-    row[2].set_title("red: converged positive; blue: not (or regular)", fontsize=9)
+    row[2].set_title("runs of t >= 1e5; red: converged positive, blue: not (or regular)",
+                     fontsize=9)
     return {f"P = {r['pot']:g} start {r['start']} t = {r['t_end']:g} rtol {r['rtol']:g} "
             f"tau {r['tau']:g}": [r["convergence"]["verdict"],
                                   round(r["convergence"]["estimate"], 5),
