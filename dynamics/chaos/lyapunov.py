@@ -160,7 +160,8 @@ class LyapunovEstimate:
     def to_json(self) -> dict[str, Any]:
         return {"mean": self.mean, "std": self.std, "exponents": self.exponents.tolist(),
                 "spreads_last_quarter": self.spreads.tolist(),
-                "convergence": [c.to_json() for c in self.convergence()]}
+                "convergence": [r.convergence().to_json() if r.lyap_times.size >= 2 else None
+                                for r in self.runs]}
 
 
 def random_starts(model: ODEModel, n_starts: int, seed: int = 0, low: float = 0.1,
