@@ -161,6 +161,12 @@ def test_figure_renders_quick(tmp_path):
     periodic, irregular = res.numbers["P = 2.5"], res.numbers["P = 6"]
     assert periodic["kinds"] == ["periodic"] and periodic["section clusters"] == [1]
     assert irregular["section clusters"][0] > 10 and irregular["lyapunov"][0] > 0
+    # the committed long runs (benchmarks/full_street_long_runs.py): P = 3, start 0 has a
+    # converged positive exponent over t = 3e5; P = 6, start 1 is regular
+    long = res.numbers["long runs"]
+    verdict, lam, err = long["P = 3 start 0 t = 300000 rtol 1e-09 tau 1"]
+    assert verdict == "chaotic (converged)" and lam > 10 * err > 0
+    assert long["P = 6 start 1 t = 500000 rtol 1e-09 tau 1"][0] == "regular"
 
 
 def test_periodic_orbit_closes_with_neutral_floquet_multipliers():
@@ -207,3 +213,60 @@ def test_given_profiles_per_pot_are_polished_and_kept():
     assert p.source == "given" and p.nash
     # Billingham: centre eigenvalues (real part 0), none unstable
     assert abs(p.max_real) < 1e-9 and p.kind().startswith("0 unstable")
+
+
+@pytest.mark.parametrize("pot", [3.0, 6.0])
+def test_flow_preserves_volume_in_logit_coordinates(pot):
+    # dx_i/dt = x_i(1 - x_i) h_i(x) with h_i a payoff gradient, multilinear in the
+    # frequencies, so h_i does not depend on x_i: in u = logit(x) the field du/dt = h has
+    # divergence sum_i dh_i/du_i = 0 (Liouville), so no interior attractor exists
+    import sympy as sp
+
+    m = model(pot)
+    h = [sp.cancel(r / g) for r, g in zip(m.rhs, m.g)]
+    assert all(sp.expand(sp.diff(e, x)) == 0 for e, x in zip(h, m.symbols))
+
+
+def test_rest_point_eigenvalues_split_into_faces_and_a_traceless_block():
+    # at a rest point the Jacobian's face rows are diagonal, (1 - 2v) h_i, and the block of
+    # the interior coordinates has trace 0: its eigenvalues sum to 0, so an equilibrium
+    # with an interior coordinate has max Re >= 0 and is never asymptotically stable
+    from dynamics.chaos.rest_points import reduced_field
+
+    p = nash_point(4.0)
+    m = model(4.0)
+    J = m.jac(0.0, p.x)
+    face = (p.x == 0.0) | (p.x == 1.0)
+    inner = np.ix_(~face, ~face)
+    assert face.any() and (~face).any()
+    assert abs(np.trace(J[inner])) < 1e-12
+    lam = np.linalg.eigvals(J[inner])
+    assert abs(lam.sum()) < 1e-10 and lam.real.max() >= -1e-12
+    hv = reduced_field(m)[0](p.x)
+    np.testing.assert_allclose(np.diag(J)[face], ((1 - 2 * p.x) * hv)[face], atol=1e-14)
+    np.testing.assert_allclose(J[np.ix_(face, ~face)], 0.0, atol=1e-14)
+
+
+def test_p4_runs_earn_the_payoffs_of_an_exact_equilibrium_family():
+    # P = 4, seed-0 start 0: the run earns (-0.05, 0, 0.05); its time average polishes to a
+    # rest point just outside an exact equilibrium family (b1_Q's gain +8e-4 there), whose
+    # support, solved exactly, is a certified family with payoffs (-1/20, 0, 1/20) and free
+    # c3_K_bf, c2_K_b (CFR+ finds only the isolated equilibrium (-31/600, 1/200, 7/150))
+    import sympy as sp
+
+    from dynamics.chaos.classify import time_average
+    from solvers.symbolic.supports.equilibrium_set import equilibrium_set
+    from solvers.symbolic.supports.propose import LearnedProfile
+
+    m = model(4.0)
+    r = run_chaos(m, random_starts(m, 3, seed=0)[0], 6000.0, 1200.0)
+    np.testing.assert_allclose(r.profit_rates, [-0.05, 0.0, 0.05], atol=5e-4)
+    (p,) = find_rest_points(get_game(GAME), m, n_starts=0, interior_starts=0,
+                            averages=[time_average(r)])
+    assert not p.nash
+    fixed = {k: float(v) for k, v in m.meta["fixed"].items()}
+    res = equilibrium_set(get_game(GAME), sp.Integer(4), rounds=0,
+                          runs=[LearnedProfile("ode", 0, {**fixed, **p.point}, 0.0, 0)])
+    (fam,) = res.families
+    assert fam.payoffs == (sp.Rational(-1, 20), 0, sp.Rational(1, 20))
+    assert set(fam.family.free) == {"c3_K_bf", "c2_K_b"} and res.distances[0][0] < 1e-3

@@ -105,6 +105,29 @@ def polynomial_system(model: ODEModel) -> PolySystem:
     return ps
 
 
+def polynomial_field(symbols, rhs) -> PolySystem:
+    """The sparse polynomial form of any polynomial field ``d symbols/dt = rhs`` (sympy
+    expressions with numeric coefficients), without payoffs: for systems that are not games
+    (the Lorenz system in the tests)."""
+    f = _terms(list(rhs), list(symbols))
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros((0, 1), np.int64),
+             np.zeros((0, 1), np.int64))
+    return PolySystem(len(symbols), 0, *f, *empty, *empty)
+
+
+def tangent_log_growth(ps: PolySystem, x0, t_end: float, t_skip: float = 0.0,
+                       tau: float = 1.0, rtol: float = 1e-9, atol: float = 1e-12,
+                       v0=None) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+    """Benettin's run on ``ps`` in the plain coordinates: (renormalisation times, summed
+    log growth of the tangent since ``t_count``, t_count)."""
+    x = np.asarray(x0, float)
+    v = np.ones(ps.n) if v0 is None else np.asarray(v0, float)
+    out = integrate_kernel(x, v, float(t_end), float(t_skip), float(tau), rtol, atol, -1,
+                           0.0, 1, float(t_end), False, ps.f_row, ps.f_coef, ps.f_var,
+                           ps.f_exp, ps.p_row, ps.p_coef, ps.p_var, ps.p_exp)
+    return out[2], out[3], float(out[9])
+
+
 @njit(cache=True)
 def _poly(x, row, coef, var, exp, out):
     out[:] = 0.0

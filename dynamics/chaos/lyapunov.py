@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from games import GameError
+from dynamics.chaos.convergence import Convergence, lyapunov_convergence
 from dynamics.chaos.kernels import integrate_kernel, polynomial_system
 from dynamics.ode.model import ODEModel
 from dynamics.ode.solve import check_initial
@@ -54,6 +55,13 @@ class ChaosRun:
         sel = t >= t[-1] - tail * (t[-1] - self.meta["t_count"])
         r = self.lyap_running[sel]
         return float(r.max() - r.min())
+
+    def convergence(self, **kw: Any) -> Convergence:
+        """Windowed exponents, batch-means estimate +- standard error, drift test and
+        transient end (:func:`dynamics.chaos.convergence.lyapunov_convergence`)."""
+        t0 = self.meta["t_count"]
+        return lyapunov_convergence(self.lyap_times, self.lyap_running * (self.lyap_times - t0),
+                                    t0, **kw)
 
 
 def check_section(model: ODEModel, section: tuple[str, float] | None) -> tuple[int, float]:
@@ -145,9 +153,15 @@ class LyapunovEstimate:
     def std(self) -> float:
         return float(np.std(self.exponents))
 
+    def convergence(self, **kw: Any) -> tuple[Convergence, ...]:
+        """:meth:`ChaosRun.convergence` of every start."""
+        return tuple(r.convergence(**kw) for r in self.runs)
+
     def to_json(self) -> dict[str, Any]:
         return {"mean": self.mean, "std": self.std, "exponents": self.exponents.tolist(),
-                "spreads_last_quarter": self.spreads.tolist()}
+                "spreads_last_quarter": self.spreads.tolist(),
+                "convergence": [r.convergence().to_json() if r.lyap_times.size >= 2 else None
+                                for r in self.runs]}
 
 
 def random_starts(model: ODEModel, n_starts: int, seed: int = 0, low: float = 0.1,
