@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from games import CompiledGame, GameError
 from solvers.evaluation import expected_payoffs, nash_conv
 from solvers.qre.core import BranchSystem, check_lambda
+from solvers.qre.refine import refine_logs
 
 _NEWTON_TOL = 1e-13
 _COS_MAX = 0.995    # largest turn of the tangent per step (about 6 degrees)
@@ -190,7 +191,8 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
         while goals and goals[0] <= y_new[-1] and goals[0] >= y[-1]:
             g = goals.pop(0)
             s = (g - y[-1]) / (y_new[-1] - y[-1]) if y_new[-1] > y[-1] else 1.0
-            found[g] = sys_.sigma(newton_at(sys_, y[:-1] + s * (y_new[:-1] - y[:-1]), g))
+            xg = newton_at(sys_, y[:-1] + s * (y_new[:-1] - y[:-1]), g)
+            found[g] = np.exp(refine_logs(cg, sys_.logsig(xg), g))
         y, t = y_new, t_new
         pts.append(y)
         nc = nash_conv(cg, sys_.sigma(y[:-1]))
@@ -218,7 +220,8 @@ def _bar(progress: bool, name: str):
 def _branch(cg: CompiledGame, sys_: BranchSystem, pts: Sequence[NDArray[np.float64]],
             seconds: float) -> Branch:
     ys = np.array(pts)
-    logs = np.array([sys_.logsig(y[:-1]) for y in ys])
+    # each point refined to the float64 floor of its fixed point (solvers.qre.refine)
+    logs = np.array([refine_logs(cg, sys_.logsig(y[:-1]), float(y[-1])) for y in ys])
     profiles = np.exp(logs)
     return Branch(lambdas=ys[:, -1], profiles=profiles,
                   nash_conv=np.array([nash_conv(cg, s) for s in profiles]),
