@@ -182,3 +182,39 @@ def test_logit_field_jacobian_matches_central_differences():
         e = np.zeros_like(x0)
         e[k] = 1e-6
         assert np.allclose((field(x0 + e) - field(x0 - e)) / 2e-6, J[:, k], atol=1e-6)
+
+
+def test_cli_stability_jordan_hopf_at_two(capsys, tmp_path):
+    """Jordan (1993) matching pennies: the uniform QRE of the logit dynamics loses stability
+    in a Hopf bifurcation at lambda = 2 exactly (J = -1 + lam C, C's eigenvalues the cube
+    roots of -1); the CLI reports the crossing and the unstable range from 2 on."""
+    from figures.qre.stability import jordan_game
+    from games.io.efg import to_efg_exact
+    f = tmp_path / "jordan.efg"
+    f.write_text(to_efg_exact(jordan_game(), {}))
+    rc, out, _ = _cli(capsys, "qre", str(f), "--stability", "--max-lambda", "10", "--json")
+    res = json.loads(out)
+    st = res["stability"]
+    assert rc == 0 and len(st["crossings"]) == 1 and st["crossings"][0]["kind"] == "hopf"
+    assert abs(st["crossings"][0]["lambda"] - 2.0) < 1e-8
+    (lo, hi), = st["unstable_lambda_ranges"]
+    assert abs(lo - 2.0) < 1e-8 and hi == res["branch"][-1]["lambda"] >= 10
+    for e in res["branch"]:   # max real part = lam cos(pi/3) - 1 at the uniform QRE
+        assert abs(e["stability"]["max_real_eigenvalue"] - (e["lambda"] / 2 - 1)) < 1e-9
+
+
+def test_cli_stability_skp_stable_along_the_branch(capsys):
+    """SKP at P = 9: the principal branch stays stable under the logit dynamics (README)."""
+    rc, out, _ = _cli(capsys, "qre", "skp", "--pot", "9", "--stability", "--json")
+    res = json.loads(out)
+    lead = [e["stability"]["max_real_eigenvalue"] for e in res["branch"]]
+    assert rc == 0 and max(lead) < 0 and res["stability"]["unstable_lambda_ranges"] == []
+    assert lead[0] == -1.0    # uniform play at lambda = 0: the Jacobian is -I
+
+
+@pytest.mark.parametrize("args", [["kuhn", "--lambda", "1", "--stability"],
+                                  ["skp", "--pots", "1:2", "--stability"],
+                                  ["kuhn", "--max-lambda", "-1"]])
+def test_cli_stability_bad_combinations(capsys, args):
+    rc, out, err = _cli(capsys, "qre", *args)
+    assert rc == 2 and not out and len(err.strip().splitlines()) == 1, err

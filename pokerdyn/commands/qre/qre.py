@@ -22,6 +22,13 @@ def add_arguments(p) -> None:
     p.add_argument("--pots", default=None, help="A:B, the selection map over pots in (A, B]")
     p.add_argument("--tol", default="1e-6", help="stop the branch at this NashConv (default 1e-6)")
     p.add_argument("--grid", default="48", help="pots of the selection map's grid (default 48)")
+    p.add_argument("--max-lambda", dest="max_lambda", default=None,
+                   help="trace the branch to this precision instead of stopping at --tol "
+                        "(e.g. where the QRE is the equilibrium from the start)")
+    p.add_argument("--stability", action="store_true",
+                   help="with the branch: the largest real part of the logit dynamics' "
+                        "eigenvalues at every branch point, and the lambda ranges where the "
+                        "QRE is unstable (Hopf points)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -66,11 +73,15 @@ def _families(game, values):
 def _branch(args, game, values) -> dict:
     from games import compile_game
     from solvers.evaluation import expected_payoffs
-    from solvers.qre import branch_limit, qre_branch
+    from solvers.qre import branch_limit, check_lambda, trace_branch
     tol = parse_float(args.tol, "--tol", low=0.0, low_open=True)
+    top = 1e7
+    if args.max_lambda is not None:
+        tol, top = 0.0, check_lambda(args.max_lambda)
     cg = compile_game(game, values)
     t0 = time.perf_counter()
-    br = qre_branch(cg, tol=tol, progress=not args.json and sys.stderr.isatty())
+    br = trace_branch(cg, tol=tol, max_lambda=top,
+                      progress=not args.json and sys.stderr.isatty())[0]
     fams = _families(game, values)
     lim = branch_limit(cg, br, fams)
     limit = {"strategy": _profile(cg, lim.strategy), "nash_conv": lim.nash_conv,
@@ -87,11 +98,39 @@ def _branch(args, game, values) -> dict:
             fam["point"] = {k: str(v) for k, v in exact_point(sol, lim.free or {}).items()}
             fam["exact_nash_conv"] = str(certify(game, pot, sol, lim.free or {}))
         limit["family"] = fam
-    return {"game": game.name, "values": dict(cg.values),
-            "branch": [{"lambda": float(l), "strategy": _profile(cg, s),
-                        "expected_payoffs": p.tolist(), "nash_conv": float(n)}
-                       for l, s, p, n in zip(br.lambdas, br.profiles, br.payoffs, br.nash_conv)],
-            "limit": limit, "seconds": time.perf_counter() - t0}
+    out = {"game": game.name, "values": dict(cg.values),
+           "branch": [{"lambda": float(l), "strategy": _profile(cg, s),
+                       "expected_payoffs": p.tolist(), "nash_conv": float(n)}
+                      for l, s, p, n in zip(br.lambdas, br.profiles, br.payoffs, br.nash_conv)],
+           "limit": limit}
+    if args.stability:
+        _stability(cg, br, out)
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _stability(cg, br, out: dict) -> None:
+    """Each branch entry's ``stability`` (the leading eigenvalue of the logit dynamics'
+    Jacobian on the strategy simplices, dynamics.learning.branch_stability) and the summary
+    ``stability``: the crossings of 0 and the lambda ranges where the QRE is unstable."""
+    from dynamics.learning import branch_stability
+    st = branch_stability(cg, br)
+    for entry, z in zip(out["branch"], st.leading):
+        entry["stability"] = {"max_real_eigenvalue": float(z.real), "imag": float(abs(z.imag)),
+                              "stable": bool(z.real < 0)}
+    # at lambda = 0 (uniform play) the Jacobian is -k: every range opens at a crossing
+    ranges, start = [], None
+    for c in st.crossings:
+        if c["direction"] == "loses stability":
+            start = c["lambda"]
+        elif start is not None:
+            ranges.append([start, c["lambda"]])
+            start = None
+    if start is not None:
+        ranges.append([start, float(br.lambdas[-1])])
+    lead = st.leading.real
+    out["stability"] = {"crossings": list(st.crossings), "unstable_lambda_ranges": ranges,
+                        "max_real_eigenvalue": float(lead.max()) if len(lead) else None}
 
 
 def _profiles(args, game, values) -> dict:
@@ -140,10 +179,14 @@ def _selection(args, game) -> dict:
 def run(args) -> int:
     game, values = game_and_values(args.game, args.pot)
     if args.pots is not None:
-        if args.lambdas is not None or args.pot is not None:
-            raise GameError("--pots draws its own pots: give neither --pot nor --lambda with it")
+        if args.lambdas is not None or args.pot is not None or args.stability:
+            raise GameError("--pots draws its own pots: give none of --pot, --lambda, "
+                            "--stability with it")
         res = _selection(args, game)
     elif args.lambdas is not None:
+        if args.stability or args.max_lambda is not None:
+            raise GameError("--stability and --max-lambda go with the branch: give no "
+                            "--lambda with them")
         res = _profiles(args, game, values)
     else:
         res = _branch(args, game, values)
@@ -186,4 +229,12 @@ def _print(res: dict) -> None:
             print(f"  exact NashConv of the family point: {fam['exact_nash_conv']}")
         elif fam is None:
             print("  matched no enumerated family")
+        if "stability" in res:
+            st = res["stability"]
+            print(f"stability: largest real part along the branch {st['max_real_eigenvalue']:.4g}")
+            for c in st["crossings"]:
+                print(f"  lambda = {c['lambda']:.10g}: {c['kind']}, {c['direction']}"
+                      f" (imaginary part {c['imag']:.4g})")
+            for lo, hi in st["unstable_lambda_ranges"]:
+                print(f"  unstable for lambda in [{lo:.10g}, {hi:.10g}]")
     print(f"seconds: {res['seconds']:.3f}")
