@@ -218,3 +218,39 @@ def test_cli_stability_skp_stable_along_the_branch(capsys):
 def test_cli_stability_bad_combinations(capsys, args):
     rc, out, err = _cli(capsys, "qre", *args)
     assert rc == 2 and not out and len(err.strip().splitlines()) == 1, err
+
+
+def test_continuity_map_finds_skp_jump_at_five_without_enumeration():
+    """The selection map of games too large to enumerate (solvers.qre.jumps) splits where
+    the limit jumps: on SKP, with the enumeration withheld, it finds Billingham's critical
+    pot P = 5 (pure equilibrium below, b_J = 2/(P+1) above) as the rational 5 exactly, and
+    no jump over (5.5, 6.5] where the selected eq. (12) moves continuously."""
+    from solvers.qre.jumps import continuity_map
+    game = get_game("skp")
+    segs = continuity_map(game, 4.5, 5.5, grid=2)
+    assert [s.high for s in segs[:-1]] == [5]
+    assert max(segs[0].points[0].params.values()) < 1e-9
+    after = segs[1].points[0]
+    assert abs(after.params["b_J"] - 2 / (after.pot + 1)) < 1e-9
+    assert len(continuity_map(game, 5.5, 6.5, grid=3)) == 1
+
+
+def test_kuhn3_at_three_selects_a_point_of_the_recorded_family():
+    """kuhn3 at P = 3: the branch's limit lies in the third certified family of the support
+    method (figures/frontier/data/kuhn3_families_P3.json, 7 free parameters) at player 3's
+    x3_Q_kk_b = 1/4, x2_Q_b_c = x3_K_bc_c = x2_K_b_c = x3_Q_bf_c = 0."""
+    from types import SimpleNamespace
+
+    import sympy as sp
+
+    from figures.frontier.kuhn3_family import recorded
+    fams = [SimpleNamespace(strategy=tuple((k, sp.sympify(v)) for k, v in f["strategy"].items()),
+                            free=tuple(f["free"]),
+                            constraints=tuple(sp.sympify(c) for c in f["constraints"]))
+            for f in recorded()]
+    cg, br = _branch("kuhn3", {"P": 3})
+    lim = branch_limit(cg, br, fams)
+    assert lim.family == 2 and lim.distance < 1e-9 and lim.nash_conv < 1e-12
+    assert abs(lim.free["x3_Q_kk_b"] - 0.25) < 1e-9
+    assert all(abs(lim.free[k]) < 1e-9 for k in ("x2_Q_b_c", "x3_K_bc_c", "x2_K_b_c",
+                                                   "x3_Q_bf_c"))

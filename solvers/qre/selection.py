@@ -139,6 +139,9 @@ def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: 
     if not (np.isfinite(low) and np.isfinite(high) and 0 <= low < high):
         raise GameError(f"pot range {low}:{high} is empty or reversed; allowed: 0 <= A < B")
     pieces = _pieces(game)
+    if not pieces:      # too large to enumerate: split where the limit jumps
+        from solvers.qre.jumps import continuity_map
+        return continuity_map(game, low, high, grid, pot_tol, progress)
     # cell midpoints (a critical pot such as P = 5 is then never a grid pot) and ``high``
     pots = np.append(low + (high - low) * (np.arange(grid) + 0.5) / grid, high)
     pts = []

@@ -167,13 +167,32 @@ def _selection(args, game) -> dict:
         rec = {"pots": [str(s.low), str(s.high)], "pots_float": [float(s.low), float(s.high)],
                "strategy": ({k: str(v) for k, v in exact.items()} if exact is not None else
                             {k: str(v) for k, v in s.strategy} if s.strategy is not None
-                            else {k: v for k, v in s.points[0].params.items()}),
+                            else _fitted(s)),
                "exact": exact is not None}
+        if s.strategy is None:
+            rec["exact"] = all(isinstance(v, str) for v in rec["strategy"].values())
+            rec["points"] = [{"pot": p.pot, "strategy": p.params, "nash_conv": p.nash_conv}
+                             for p in s.points]
         if s.free:
             rec["family"] = {k: str(v) for k, v in s.strategy}
             rec["selected"] = [{"pot": p.pot, "free": p.free} for p in s.points]
         out.append(rec)
     return {"game": game.name, "selection": out, "seconds": time.perf_counter() - t0}
+
+
+def _fitted(seg) -> dict:
+    """A segment's selected strategy where no family is known: each parameter as an
+    expression in P where a small rational function fits its grid values (solvers.qre.
+    selection.fit_rational), else its value at the middle grid pot."""
+    from solvers.qre.selection import fit_rational
+    pts = seg.points
+    mid = pts[len(pts) // 2]
+    out = {}
+    for k in mid.params:
+        e = fit_rational([p.pot for p in pts], [p.params[k] for p in pts]) \
+            if len(pts) >= 2 else None
+        out[k] = str(e) if e is not None else float(mid.params[k])
+    return out
 
 
 def run(args) -> int:
