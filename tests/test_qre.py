@@ -254,3 +254,19 @@ def test_kuhn3_at_three_selects_a_point_of_the_recorded_family():
     assert abs(lim.free["x3_Q_kk_b"] - 0.25) < 1e-9
     assert all(abs(lim.free[k]) < 1e-9 for k in ("x2_Q_b_c", "x3_K_bc_c", "x2_K_b_c",
                                                    "x3_Q_bf_c"))
+
+
+def test_kuhn3_end_game_where_the_walk_cannot_go_further():
+    """kuhn3 at P = 3.90625: beyond lam ~ 7e4 the branch system is singular to working
+    precision and the corrector stops converging at every step size; the walk ends there
+    (NashConv ~6e-6 < end_game) and the limit, extrapolated and polished, is an equilibrium
+    to rounding; every point of the branch still holds the fixed point to 1e-10."""
+    cg, br = _branch("kuhn3", {"P": 3.90625})
+    assert br.stalled_at is not None and br.nash_conv[-1] < 1e-4
+    assert branch_limit(cg, br).nash_conv < 1e-12
+    res = [fixed_point_residual(cg, s, lam, lg)
+           for s, lam, lg in zip(br.profiles, br.lambdas, br.logs)]
+    assert max(res) < 1e-10
+    with pytest.raises(GameError):          # no end game asked for: the stall is an error
+        from solvers.qre import trace_branch
+        trace_branch(cg, tol=1e-6, end_game=0.0)

@@ -86,7 +86,9 @@ def _branch(args, game, values) -> dict:
     lim = branch_limit(cg, br, fams)
     limit = {"strategy": _profile(cg, lim.strategy), "nash_conv": lim.nash_conv,
              "expected_payoffs": expected_payoffs(cg, lim.strategy).tolist(),
-             "certified": bool(lim.certified)}
+             "certified": bool(lim.certified),
+             # the walk's end game: where it could go no further (solvers.qre.branch)
+             "stalled_at": br.stalled_at}
     if fams is not None:
         fam = None
         if lim.family is not None:
@@ -161,6 +163,12 @@ def _selection(args, game) -> dict:
                          progress=(lambda k: bar.update(1)) if bar is not None else None)
     if bar is not None:
         bar.close()
+    out = selection_records(segs)
+    return {"game": game.name, "selection": out, "seconds": time.perf_counter() - t0}
+
+
+def selection_records(segs) -> list[dict]:
+    """The JSON records of a selection map's segments (key ``selection``)."""
     out = []
     for s in segs:
         exact = s.exact_strategy()
@@ -177,7 +185,7 @@ def _selection(args, game) -> dict:
             rec["family"] = {k: str(v) for k, v in s.strategy}
             rec["selected"] = [{"pot": p.pot, "free": p.free} for p in s.points]
         out.append(rec)
-    return {"game": game.name, "selection": out, "seconds": time.perf_counter() - t0}
+    return out
 
 
 def _fitted(seg) -> dict:
