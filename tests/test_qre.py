@@ -270,3 +270,13 @@ def test_kuhn3_end_game_where_the_walk_cannot_go_further():
     with pytest.raises(GameError):          # no end game asked for: the stall is an error
         from solvers.qre import trace_branch
         trace_branch(cg, tol=1e-6, end_game=0.0)
+
+
+def test_figure_qre_selection_quick_draws_the_committed_kuhn3_map(tmp_path):
+    """The quick figure reads kuhn3's committed map: its jumps are the rationals 2, 3 and 5
+    and one pot where the branch changes course (3.89788...)."""
+    from figures.qre.selection import main
+    res = main(tmp_path, seed=0, quick=True)
+    jumps = res.numbers["kuhn3_jumps"]
+    assert [j for j in jumps if j in (2.0, 3.0, 5.0)] == [2.0, 3.0, 5.0] and len(jumps) == 4
+    assert any(abs(j - 3.8978839) < 1e-6 for j in jumps)

@@ -279,16 +279,21 @@ def fit_rational(pots: Sequence[float], values: Sequence[float], max_degree: int
                            -y[:, None] * x[:, None] ** np.arange(dd + 1)])
             c = np.linalg.svd(M)[2][-1]            # num(x) = y den(x): the null vector
             dc = c[dn + 1:]
-            lead = dc[np.flatnonzero(np.abs(dc) > 1e-9 * np.abs(dc).max())[0]]
+            # normalised by the largest denominator coefficient: the first one may be
+            # rounding noise (1/P fitted from limits accurate to 1e-7: d0 ~ 1e-8)
+            lead = dc[np.argmax(np.abs(dc))]
             c = c / lead
             if np.abs(M @ c).max() > tol * max(1.0, float(np.abs(c).max())):
                 continue
+            # coefficients at the noise level of the fit are 0
+            c = np.where(np.abs(c) < max(1e-6, 100 * tol), 0.0, c)
             num = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
                       for k, v in enumerate(c[:dn + 1]))
             den = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
                       for k, v in enumerate(c[dn + 1:]))
-            if den == 0:
-                continue
+            if den == 0 or any(abs(q.p) > 1000 or q.q > 1000
+                               for q in (num / den).atoms(sp.Rational)):
+                continue        # not small integer ratios: a fit of rounding noise
             expr = sp.factor(num / den)
             f = sp.lambdify(P, expr, "numpy")
             if np.abs(np.asarray(f(x), dtype=float) - y).max() <= 10 * tol:

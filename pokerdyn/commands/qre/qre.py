@@ -188,16 +188,22 @@ def selection_records(segs) -> list[dict]:
     return out
 
 
+# limits of games too large to enumerate are accurate to ~1e-7 along the flat directions of
+# their equilibrium sets (kuhn3: x1_J_0_b = 1/P to 1.3e-7 at P = 6.125); the fit's small
+# integer coefficients (<= 1000) keep this tolerance from fitting noise
+FIT_TOL = 1e-6
+
+
 def _fitted(seg) -> dict:
     """A segment's selected strategy where no family is known: each parameter as an
-    expression in P where a small rational function fits its grid values (solvers.qre.
-    selection.fit_rational), else its value at the middle grid pot."""
+    expression in P where a small rational function fits its grid values to ``FIT_TOL``
+    (solvers.qre.selection.fit_rational), else its value at the middle grid pot."""
     from solvers.qre.selection import fit_rational
     pts = seg.points
     mid = pts[len(pts) // 2]
     out = {}
     for k in mid.params:
-        e = fit_rational([p.pot for p in pts], [p.params[k] for p in pts]) \
+        e = fit_rational([p.pot for p in pts], [p.params[k] for p in pts], tol=FIT_TOL) \
             if len(pts) >= 2 else None
         out[k] = str(e) if e is not None else float(mid.params[k])
     return out
