@@ -238,7 +238,7 @@ def test_continuity_map_finds_skp_jump_at_five_without_enumeration():
 def test_kuhn3_at_three_selects_a_point_of_the_recorded_family():
     """kuhn3 at P = 3: the branch's limit lies in the third certified family of the support
     method (figures/frontier/data/kuhn3_families_P3.json, 7 free parameters) at player 3's
-    x3_Q_kk_b = 1/4, x2_Q_b_c = x3_K_bc_c = x2_K_b_c = x3_Q_bf_c = 0."""
+    x3_Q_kk_b = 1/4 (to 1e-6), x2_Q_b_c = x3_K_bc_c = x2_K_b_c = x3_Q_bf_c = 0."""
     from types import SimpleNamespace
 
     import sympy as sp
@@ -251,7 +251,9 @@ def test_kuhn3_at_three_selects_a_point_of_the_recorded_family():
     cg, br = _branch("kuhn3", {"P": 3})
     lim = branch_limit(cg, br, fams)
     assert lim.family == 2 and lim.distance < 1e-9 and lim.nash_conv < 1e-12
-    assert abs(lim.free["x3_Q_kk_b"] - 0.25) < 1e-9
+    # along the family (flat directions) the limit is known to ~1e-6 only: the branch
+    # points' residual 1e-11 over a smallest singular value ~1/lambda
+    assert abs(lim.free["x3_Q_kk_b"] - 0.25) < 1e-6
     assert all(abs(lim.free[k]) < 1e-9 for k in ("x2_Q_b_c", "x3_K_bc_c", "x2_K_b_c",
                                                    "x3_Q_bf_c"))
 

@@ -199,13 +199,17 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
     done, nc, stalled = False, np.inf, None
     for _ in range(max_steps):
         res = _correct(sys_, y + h * t, t)
+        shrink = 0.5
         if res is not None:
             y_new, iters, J = res
             t_new = _tangent(J, t)
+            moved = float(np.abs(np.exp(y_new[:-1]) - np.exp(y[:-1])).max())
             if h > 1e-8 and (t_new @ t < _COS_MAX or not _smooth(y, y_new, t, t_new, dsigma)):
                 res = None                          # turned or moved too much: shorten
+                if moved > dsigma:                  # to about the step the cap allows
+                    shrink = min(0.5, max(0.1, 0.9 * dsigma / moved))
         if res is None:
-            h *= 0.5
+            h *= shrink
             if h < 1e-12 and nc < end_game and not goals:
                 done, stalled = True, float(y[-1])
                 break
@@ -226,7 +230,10 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
         done = (nc < tol or y[-1] > max_lambda) and not goals
         if done:
             break
-        h = min(h * (2.0 if iters <= 2 else 1.4 if iters <= 3 else 1.0), h_max)
+        grow = 2.0 if iters <= 2 else 1.4 if iters <= 3 else 1.0
+        if moved > 0.0:   # no further than the cap on the probabilities allows
+            grow = min(grow, max(1.0, 0.9 * dsigma / moved))
+        h = min(h * grow, h_max)
     if bar is not None:
         bar.close()
     if not done:
