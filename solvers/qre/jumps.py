@@ -26,7 +26,7 @@ import numpy as np
 import sympy as sp
 
 from games import Game
-from solvers.qre.selection import PotPoint, Segment, limit_at_pot
+from solvers.qre.pots import PotPoint, Segment, limit_at_pot
 
 JUMP = 1e-3          # a change of the limit (max over parameters) that may be a jump
 SNAP = 1e-4          # a bracket this close to a simple rational is a jump at the rational
