@@ -7,7 +7,8 @@ enumerable).  Neighbouring grid pots that select different families bracket a ju
 located by bisection to ``pot_tol``; a critical pot of the enumeration inside the bracket is
 reported exactly instead (the selection can only change there or where the branch itself
 changes course).  Where the selected family is a continuum, the free parameters selected at
-each grid pot are kept.
+each grid pot are kept.  Games too large to enumerate (kuhn3) are split where the limit
+itself jumps instead (solvers.qre.jumps).
 """
 from __future__ import annotations
 
