@@ -3,10 +3,11 @@
 Whole principal branch of ``kuhn`` and ``kuhn3-third`` (P = 6) against pygambit's
 ``logit_solve_branch`` on this package's exact .efg exports (with the largest per-action
 difference between the limits and ``logit_solve``'s end points), the ``kuhn3`` branch to
-NashConv 1e-6, the selection maps of ``skp`` and ``kuhn3-third`` over (0, 12], and the
+NashConv 1e-6, the selection maps of ``skp``, ``kuhn3-third`` and ``kuhn3`` over (0, 12]
+(kuhn3's also to figures/qre/data/kuhn3_selection.json, the figure's data), and the
 ``leduc`` branch (time and NashConv).  Results go to benchmarks/results/qre.json.
 
-    python benchmarks/bench_qre.py [--skip-maps] [--skip-leduc]
+    python benchmarks/bench_qre.py [--skip-maps] [--skip-leduc] [--maps skp,kuhn3-third,kuhn3]
 """
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-maps", action="store_true")
     ap.add_argument("--skip-leduc", action="store_true")
+    ap.add_argument("--maps", default="skp,kuhn3-third,kuhn3",
+                    help="comma-separated games whose selection maps to compute")
     args = ap.parse_args()
     out: dict = {"compare": []}
     for name, values in [("kuhn", {}), ("kuhn3-third", {"P": 6}), ("skp", {"P": 9})]:
@@ -86,10 +89,17 @@ def main() -> None:
     print(f"kuhn3 branch to NashConv 1e-6: {t:.3f} s, {len(br)} points", flush=True)
     if not args.skip_maps:
         from solvers.qre.selection import selection_map
-        for name in ("skp", "kuhn3-third"):
+        from pokerdyn.commands.qre.qre import selection_records
+        for name in args.maps.split(","):
             t = time.perf_counter()
             segs = selection_map(get_game(name), 0.0, 12.0, grid=48)
             dt = time.perf_counter() - t
+            if name == "kuhn3":      # the figure's committed data (figures.qre.selection)
+                fig = Path(__file__).resolve().parents[1] / "figures/qre/data/kuhn3_selection.json"
+                fig.parent.mkdir(exist_ok=True)
+                fig.write_text(json.dumps({"game": name, "seconds": dt,
+                                           "selection": selection_records(segs)},
+                                          indent=1, default=float))
             out[f"map_{name}"] = {"seconds": dt, "segments": [
                 {"pots": [str(s.low), str(s.high)],
                  "strategy": ({k: str(v) for k, v in s.exact_strategy().items()}

@@ -8,7 +8,10 @@ in few iterations and halves when it fails or the tangent turns too much.  Far o
 log-probabilities of the abandoned actions fall linearly in ``lam`` and the branch becomes a
 straight line in these variables, so the step grows geometrically and the branch reaches
 ``lam = 1e6`` in a few dozen steps.  The walk stops when the profile's NashConv
-(solvers.evaluation.nash_conv) is below ``tol`` or ``lam`` passes ``max_lambda``.
+(solvers.evaluation.nash_conv) is below ``tol`` or ``lam`` passes ``max_lambda``.  Every
+stored point is then refined at its ``lam`` (solvers.qre.refine): the corrector stops at the
+rounding bound of the whole system, which far out (kuhn3, lam > 1e4) leaves up to 2e-8 in
+the fixed point; the refinement brings every point to the float64 floor (~lam * 1e-16).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ from numpy.typing import NDArray
 from games import CompiledGame, GameError
 from solvers.evaluation import expected_payoffs, nash_conv
 from solvers.qre.core import BranchSystem, check_lambda
+from solvers.qre.refine import refine_logs
 
 _NEWTON_TOL = 1e-13
 _COS_MAX = 0.995    # largest turn of the tangent per step (about 6 degrees)
@@ -31,6 +35,12 @@ _COS_MAX = 0.995    # largest turn of the tangent per step (about 6 degrees)
 # themselves, where such turns show: at most _DSIGMA_MAX per step, and the profile's
 # direction of change (sigma * dx/ds) may turn at most as much as the tangent.
 _DSIGMA_MAX = 0.05
+# Below this the profile's direction of change is rounding: far out (kuhn3 at P = 3.9375,
+# lam = 5e4) the mixed probabilities move ~1e-11 per unit of arclength, the corrector leaves
+# noise of that size in the tangent, and a floor of 1e-12 made the turn test fail at every
+# step size until the walk stalled.  The turns it is for (skp near P = 7.75, lam ~ 23) move
+# the probabilities by more than 1e-4 per unit of arclength.
+_DIRECTION_FLOOR = 1e-8
 
 
 @dataclass(frozen=True)
@@ -39,7 +49,9 @@ class Branch:
 
     ``lambdas`` (k,); ``profiles`` (k, n_infosets, max_actions); ``nash_conv`` (k,);
     ``payoffs`` (k, n_players) expected payoffs; ``logs`` (k, n_infosets, max_actions) the
-    log-probabilities (exact where a probability underflows); ``seconds`` the wall time.
+    log-probabilities (exact where a probability underflows); ``seconds`` the wall time;
+    ``stalled_at``: the ``lam`` where the walk could go no further (the end game of
+    :func:`trace_branch`), None where it stopped at ``tol`` or ``max_lambda``.
     """
 
     lambdas: NDArray[np.float64]
@@ -48,6 +60,7 @@ class Branch:
     payoffs: NDArray[np.float64]
     logs: NDArray[np.float64]
     seconds: float
+    stalled_at: float | None = None
 
     def __len__(self) -> int:
         return int(self.lambdas.size)
@@ -136,7 +149,7 @@ def _smooth(y, y_new, t, t_new, dsigma: float) -> bool:
         return False
     d0, d1 = s0 * t[:-1], s1 * t_new[:-1]
     n0, n1 = float(np.linalg.norm(d0)), float(np.linalg.norm(d1))
-    if n0 < 1e-12 or n1 < 1e-12:
+    if n0 < _DIRECTION_FLOOR or n1 < _DIRECTION_FLOOR:
         return True
     return float(d0 @ d1) / (n0 * n1) >= _COS_MAX
 
@@ -156,12 +169,21 @@ def newton_at(sys_: BranchSystem, x: NDArray[np.float64], lam: float, max_iter: 
 
 def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
                  targets: Iterable[float] = (), progress: bool = False,
-                 max_steps: int = 20000, dsigma: float = _DSIGMA_MAX
+                 max_steps: int = 20000, dsigma: float = _DSIGMA_MAX,
+                 end_game: float = 1e-4
                  ) -> tuple[Branch, dict[float, NDArray[np.float64]]]:
     """The principal branch from ``lam = 0`` until NashConv < ``tol`` (or ``lam`` >
     ``max_lambda``), and the profiles at the precisions ``targets`` met on the way (each
     solved exactly at its ``lam`` by Newton from the bracketing branch points).  ``dsigma``:
-    the largest change of any probability per step (smaller: safer near bifurcations)."""
+    the largest change of any probability per step (smaller: safer near bifurcations).
+
+    End game: far out the system at fixed ``lam`` is singular to working precision (the
+    abandoned actions' log-probabilities, ~ -lam c, set the beliefs at the sets reached only
+    through them), and the corrector can stop converging at any step size (kuhn3 at
+    P = 3.9375 from lam = 8.4e4, NashConv 4.9e-6).  A walk that stalls there with NashConv
+    below ``end_game`` ends (``Branch.stalled_at``): its last points already determine the
+    limit (solvers.qre.limit extrapolates and polishes it, and certifies it by NashConv);
+    a stall above ``end_game``, or before the ``targets``, is a GameError."""
     t0 = time.perf_counter()
     sys_ = BranchSystem(cg)
     goals = sorted(check_lambda(v) for v in targets)
@@ -174,23 +196,31 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
     pts: list[NDArray[np.float64]] = [y]
     found: dict[float, NDArray[np.float64]] = {}
     bar = _bar(progress, cg.name)
-    done = False
+    done, nc, stalled = False, np.inf, None
     for _ in range(max_steps):
         res = _correct(sys_, y + h * t, t)
+        shrink = 0.5
         if res is not None:
             y_new, iters, J = res
             t_new = _tangent(J, t)
+            moved = float(np.abs(np.exp(y_new[:-1]) - np.exp(y[:-1])).max())
             if h > 1e-8 and (t_new @ t < _COS_MAX or not _smooth(y, y_new, t, t_new, dsigma)):
                 res = None                          # turned or moved too much: shorten
+                if moved > dsigma:                  # to about the step the cap allows
+                    shrink = min(0.5, max(0.1, 0.9 * dsigma / moved))
         if res is None:
-            h *= 0.5
+            h *= shrink
+            if h < 1e-12 and nc < end_game and not goals:
+                done, stalled = True, float(y[-1])
+                break
             if h < 1e-12:
                 raise GameError(f"the QRE branch of {cg.name!r} stalled at lambda={y[-1]:.6g}")
             continue
         while goals and goals[0] <= y_new[-1] and goals[0] >= y[-1]:
             g = goals.pop(0)
             s = (g - y[-1]) / (y_new[-1] - y[-1]) if y_new[-1] > y[-1] else 1.0
-            found[g] = sys_.sigma(newton_at(sys_, y[:-1] + s * (y_new[:-1] - y[:-1]), g))
+            xg = newton_at(sys_, y[:-1] + s * (y_new[:-1] - y[:-1]), g)
+            found[g] = np.exp(refine_logs(cg, sys_.logsig(xg), g))
         y, t = y_new, t_new
         pts.append(y)
         nc = nash_conv(cg, sys_.sigma(y[:-1]))
@@ -200,12 +230,15 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
         done = (nc < tol or y[-1] > max_lambda) and not goals
         if done:
             break
-        h = min(h * (2.0 if iters <= 2 else 1.4 if iters <= 3 else 1.0), h_max)
+        grow = 2.0 if iters <= 2 else 1.4 if iters <= 3 else 1.0
+        if moved > 0.0:   # no further than the cap on the probabilities allows
+            grow = min(grow, max(1.0, 0.9 * dsigma / moved))
+        h = min(h * grow, h_max)
     if bar is not None:
         bar.close()
     if not done:
         raise GameError(f"the QRE branch of {cg.name!r} needed more than {max_steps} steps")
-    return _branch(cg, sys_, pts, time.perf_counter() - t0), found
+    return _branch(cg, sys_, pts, time.perf_counter() - t0, stalled), found
 
 
 def _bar(progress: bool, name: str):
@@ -216,14 +249,15 @@ def _bar(progress: bool, name: str):
 
 
 def _branch(cg: CompiledGame, sys_: BranchSystem, pts: Sequence[NDArray[np.float64]],
-            seconds: float) -> Branch:
+            seconds: float, stalled_at: float | None = None) -> Branch:
     ys = np.array(pts)
-    logs = np.array([sys_.logsig(y[:-1]) for y in ys])
+    # each point refined to the float64 floor of its fixed point (solvers.qre.refine)
+    logs = np.array([refine_logs(cg, sys_.logsig(y[:-1]), float(y[-1])) for y in ys])
     profiles = np.exp(logs)
     return Branch(lambdas=ys[:, -1], profiles=profiles,
                   nash_conv=np.array([nash_conv(cg, s) for s in profiles]),
                   payoffs=np.array([expected_payoffs(cg, s) for s in profiles]),
-                  logs=logs, seconds=seconds)
+                  logs=logs, seconds=seconds, stalled_at=stalled_at)
 
 
 def qre_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,

@@ -61,16 +61,25 @@ def _neville_at_zero(mu: NDArray[np.float64], ys: NDArray[np.float64]) -> NDArra
 def extrapolate(branch: Branch, points: int = 4) -> NDArray[np.float64]:
     """Limit of the branch profiles at ``mu = 1/lam -> 0`` from its last ``points`` points.
     An action leaves the support when its probability at the last point is below
-    ``SUPPORT_CUT`` or falls faster than ``lam^-1.5`` between the last two points (the
+    ``SUPPORT_CUT`` or falls faster than ``lam^-1.5`` between the last two points used (the
     abandoned actions decay like ``exp(-c lam)``, a point of the support converges like
     ``1/lam``); rows are renormalised."""
     lam = branch.lambdas
-    k = min(points, int(np.sum(lam > 0)))
-    idx = np.arange(len(lam) - k, len(lam))
+    # points at least 20% apart in lam, from the last back (a walk that ended in its end
+    # game took tiny steps last; interpolating through points that close amplifies their
+    # rounding without bound)
+    idx = [len(lam) - 1]
+    for i in range(len(lam) - 2, -1, -1):
+        if len(idx) == points:
+            break
+        if 0 < lam[i] <= 0.8 * lam[idx[-1]]:
+            idx.append(i)
+    idx = np.array(idx[::-1])
     est = _neville_at_zero(1.0 / lam[idx], branch.profiles[idx])
-    last, prev = branch.profiles[-1], branch.profiles[-2]
+    j, i = idx[-1], idx[-2] if len(idx) > 1 else idx[-1]
+    last, prev = branch.profiles[j], branch.profiles[i]
     with np.errstate(divide="ignore", invalid="ignore"):
-        fast = last < prev * (lam[-2] / lam[-1]) ** 1.5
+        fast = last < prev * (lam[i] / lam[j]) ** 1.5
     est = np.where((last < SUPPORT_CUT) | fast, 0.0, np.clip(est, 0.0, 1.0))
     s = est.sum(axis=1, keepdims=True)
     return np.where(s > 0, est / np.where(s > 0, s, 1.0), last)

@@ -7,110 +7,20 @@ enumerable).  Neighbouring grid pots that select different families bracket a ju
 located by bisection to ``pot_tol``; a critical pot of the enumeration inside the bracket is
 reported exactly instead (the selection can only change there or where the branch itself
 changes course).  Where the selected family is a continuum, the free parameters selected at
-each grid pot are kept.
+each grid pot are kept.  Games too large to enumerate (kuhn3) are split where the limit
+itself jumps instead (solvers.qre.jumps).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import Any, Callable, Sequence
 
 import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import Game, GameError, compile_game
-from games.strategy import params_from_strategy
-from solvers.qre.branch import qre_branch
-from solvers.qre.limit import branch_limit
-
-
-@dataclass(frozen=True)
-class PotPoint:
-    """The branch limit at one pot: named parameters, NashConv, the matched family's
-    display expressions (``None``: no family matched, e.g. a game too large to enumerate),
-    its free-parameter values, and the limit's support (legal actions of positive
-    probability, row-major: what tells selections apart where no family is known)."""
-
-    pot: float
-    params: dict[str, float]
-    nash_conv: float
-    family: tuple[tuple[str, Any], ...] | None
-    free: dict[str, float] | None
-    support: tuple[bool, ...] = ()
-
-
-@dataclass(frozen=True)
-class Segment:
-    """Pots ``[low, high]`` over which the same family is selected; ``strategy`` the
-    family's expressions in P (and its free parameters, if any); ``points`` the grid pots
-    inside with what was selected there; ``selected``: for a continuum, each free
-    parameter's selected value as an expression in P where :func:`fit_rational` finds one
-    through the grid points."""
-
-    low: Any
-    high: Any
-    strategy: tuple[tuple[str, Any], ...] | None
-    free: tuple[str, ...]
-    points: tuple[PotPoint, ...] = field(default=())
-    selected: tuple[tuple[str, Any], ...] = ()
-
-    def exact_strategy(self) -> dict[str, Any] | None:
-        """The selected strategy as expressions in P: the family's, with the free
-        parameters replaced by their selected expressions; None where not exact."""
-        if self.strategy is None or len(self.selected) < len(self.free):
-            return None
-        sub = dict(self.selected)
-        out = {}
-        for k, e in self.strategy:
-            e = sp.sympify(e)
-            e = e.xreplace({q: sub[q.name] for q in e.free_symbols if q.name in sub})
-            out[k] = sp.factor(sp.simplify(e.xreplace(
-                {q: sp.Symbol("P", positive=True) for q in e.free_symbols if q.name == "P"})))
-        return out
-
-
-def _pieces(game: Game) -> list:
-    from solvers.symbolic.enumeration import MAX_PARAMETERS
-    from solvers.symbolic.piecewise import equilibrium_pieces
-    if len(game.named) == 0 or len(game.named) > MAX_PARAMETERS:
-        return []
-    return equilibrium_pieces(game)
-
-
-def _families_at(pieces: list, pot: float) -> list:
-    """The display families of the piece holding ``pot``, with P substituted."""
-    for pc in pieces:
-        if pc.p_set.contains(sp.Float(pot, 30)) is sp.true:
-            out = []
-            for s in pc.solutions:
-                sub = {q: pot for _, e in s.strategy for q in sp.sympify(e).free_symbols
-                       if q.name == "P"}
-                sub.update({q: pot for c in s.constraints
-                            for q in getattr(c, "free_symbols", ()) if q.name == "P"})
-                out.append(SimpleNamespace(
-                    strategy=tuple((k, sp.sympify(e).xreplace(sub)) for k, e in s.strategy),
-                    free=s.free, constraints=tuple(c.xreplace(sub) for c in s.constraints),
-                    display=s.strategy))
-            return out
-    return []
-
-
-def limit_at_pot(game: Game, pot: float, pieces: list | None = None,
-                 tol: float = 1e-6, dsigma: float = 0.05) -> PotPoint:
-    """The principal branch's limit at pot ``pot`` and the family it selects (``dsigma``:
-    the branch's largest change of a probability per step)."""
-    cg = compile_game(game, {"P": pot})
-    fams = _families_at(_pieces(game) if pieces is None else pieces, pot)
-    try:
-        br = qre_branch(cg, tol=tol, dsigma=dsigma)
-    except GameError:       # a stalled walk (kuhn3 at some pots): once more, finer steps
-        br = qre_branch(cg, tol=tol, dsigma=dsigma / 10)
-    lim = branch_limit(cg, br, fams)
-    fam = fams[lim.family].display if lim.family is not None else None
-    supp = tuple(bool(b) for b in (lim.strategy[cg.legal] > 0))
-    return PotPoint(pot, params_from_strategy(cg, lim.strategy), lim.nash_conv, fam, lim.free,
-                    supp)
+from games import Game, GameError
+from solvers.qre.jumps import continuity_map
+from solvers.qre.pots import PotPoint, Segment, _pieces, limit_at_pot
 
 
 def _key(pt: PotPoint) -> tuple:
@@ -139,6 +49,8 @@ def selection_map(game: Game, low: float, high: float, grid: int = 48, pot_tol: 
     if not (np.isfinite(low) and np.isfinite(high) and 0 <= low < high):
         raise GameError(f"pot range {low}:{high} is empty or reversed; allowed: 0 <= A < B")
     pieces = _pieces(game)
+    if not pieces:      # too large to enumerate: split where the limit jumps
+        return continuity_map(game, low, high, grid, pot_tol, progress)
     # cell midpoints (a critical pot such as P = 5 is then never a grid pot) and ``high``
     pots = np.append(low + (high - low) * (np.arange(grid) + 0.5) / grid, high)
     pts = []
@@ -259,6 +171,10 @@ def _jumps(game: Game, pieces: list, a: PotPoint, b: PotPoint, crit: Sequence,
     return [(0.5 * (lo.pot + hi.pot), hi)]
 
 
+__all__ = ["PotPoint", "Segment", "fit_rational", "limit_at_pot", "selected_frequencies",
+           "selection_map"]
+
+
 def fit_rational(pots: Sequence[float], values: Sequence[float], max_degree: int = 2,
                  tol: float = 1e-8) -> sp.Expr | None:
     """A rational function of P with small integer-ratio coefficients (numerator and
@@ -276,16 +192,22 @@ def fit_rational(pots: Sequence[float], values: Sequence[float], max_degree: int
                            -y[:, None] * x[:, None] ** np.arange(dd + 1)])
             c = np.linalg.svd(M)[2][-1]            # num(x) = y den(x): the null vector
             dc = c[dn + 1:]
-            lead = dc[np.flatnonzero(np.abs(dc) > 1e-9 * np.abs(dc).max())[0]]
+            # normalised by the largest denominator coefficient: the first one may be
+            # rounding noise (1/P fitted from limits accurate to 1e-7: d0 ~ 1e-8)
+            lead = dc[np.argmax(np.abs(dc))]
             c = c / lead
             if np.abs(M @ c).max() > tol * max(1.0, float(np.abs(c).max())):
                 continue
-            num = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
+            # coefficients at the noise level of the fit are 0
+            c = np.where(np.abs(c) < max(1e-6, 100 * tol), 0.0, c)
+            rt = max(1e-7, 10 * tol)
+            num = sum(sp.nsimplify(float(v), tolerance=rt, rational=True) * P ** k
                       for k, v in enumerate(c[:dn + 1]))
-            den = sum(sp.nsimplify(float(v), tolerance=1e-7, rational=True) * P ** k
+            den = sum(sp.nsimplify(float(v), tolerance=rt, rational=True) * P ** k
                       for k, v in enumerate(c[dn + 1:]))
-            if den == 0:
-                continue
+            if den == 0 or any(abs(q.p) > 1000 or q.q > 1000
+                               for q in (num / den).atoms(sp.Rational)):
+                continue        # not small integer ratios: a fit of rounding noise
             expr = sp.factor(num / den)
             f = sp.lambdify(P, expr, "numpy")
             if np.abs(np.asarray(f(x), dtype=float) - y).max() <= 10 * tol:

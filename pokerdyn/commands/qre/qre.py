@@ -22,6 +22,13 @@ def add_arguments(p) -> None:
     p.add_argument("--pots", default=None, help="A:B, the selection map over pots in (A, B]")
     p.add_argument("--tol", default="1e-6", help="stop the branch at this NashConv (default 1e-6)")
     p.add_argument("--grid", default="48", help="pots of the selection map's grid (default 48)")
+    p.add_argument("--max-lambda", dest="max_lambda", default=None,
+                   help="trace the branch to this precision instead of stopping at --tol "
+                        "(e.g. where the QRE is the equilibrium from the start)")
+    p.add_argument("--stability", action="store_true",
+                   help="with the branch: the largest real part of the logit dynamics' "
+                        "eigenvalues at every branch point, and the lambda ranges where the "
+                        "QRE is unstable (Hopf points)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -66,16 +73,22 @@ def _families(game, values):
 def _branch(args, game, values) -> dict:
     from games import compile_game
     from solvers.evaluation import expected_payoffs
-    from solvers.qre import branch_limit, qre_branch
+    from solvers.qre import branch_limit, check_lambda, trace_branch
     tol = parse_float(args.tol, "--tol", low=0.0, low_open=True)
+    top = 1e7
+    if args.max_lambda is not None:
+        tol, top = 0.0, check_lambda(args.max_lambda)
     cg = compile_game(game, values)
     t0 = time.perf_counter()
-    br = qre_branch(cg, tol=tol, progress=not args.json and sys.stderr.isatty())
+    br = trace_branch(cg, tol=tol, max_lambda=top,
+                      progress=not args.json and sys.stderr.isatty())[0]
     fams = _families(game, values)
     lim = branch_limit(cg, br, fams)
     limit = {"strategy": _profile(cg, lim.strategy), "nash_conv": lim.nash_conv,
              "expected_payoffs": expected_payoffs(cg, lim.strategy).tolist(),
-             "certified": bool(lim.certified)}
+             "certified": bool(lim.certified),
+             # the walk's end game: where it could go no further (solvers.qre.branch)
+             "stalled_at": br.stalled_at}
     if fams is not None:
         fam = None
         if lim.family is not None:
@@ -87,11 +100,39 @@ def _branch(args, game, values) -> dict:
             fam["point"] = {k: str(v) for k, v in exact_point(sol, lim.free or {}).items()}
             fam["exact_nash_conv"] = str(certify(game, pot, sol, lim.free or {}))
         limit["family"] = fam
-    return {"game": game.name, "values": dict(cg.values),
-            "branch": [{"lambda": float(l), "strategy": _profile(cg, s),
-                        "expected_payoffs": p.tolist(), "nash_conv": float(n)}
-                       for l, s, p, n in zip(br.lambdas, br.profiles, br.payoffs, br.nash_conv)],
-            "limit": limit, "seconds": time.perf_counter() - t0}
+    out = {"game": game.name, "values": dict(cg.values),
+           "branch": [{"lambda": float(l), "strategy": _profile(cg, s),
+                       "expected_payoffs": p.tolist(), "nash_conv": float(n)}
+                      for l, s, p, n in zip(br.lambdas, br.profiles, br.payoffs, br.nash_conv)],
+           "limit": limit}
+    if args.stability:
+        _stability(cg, br, out)
+    out["seconds"] = time.perf_counter() - t0
+    return out
+
+
+def _stability(cg, br, out: dict) -> None:
+    """Each branch entry's ``stability`` (the leading eigenvalue of the logit dynamics'
+    Jacobian on the strategy simplices, dynamics.learning.branch_stability) and the summary
+    ``stability``: the crossings of 0 and the lambda ranges where the QRE is unstable."""
+    from dynamics.learning import branch_stability
+    st = branch_stability(cg, br)
+    for entry, z in zip(out["branch"], st.leading):
+        entry["stability"] = {"max_real_eigenvalue": float(z.real), "imag": float(abs(z.imag)),
+                              "stable": bool(z.real < 0)}
+    # at lambda = 0 (uniform play) the Jacobian is -k: every range opens at a crossing
+    ranges, start = [], None
+    for c in st.crossings:
+        if c["direction"] == "loses stability":
+            start = c["lambda"]
+        elif start is not None:
+            ranges.append([start, c["lambda"]])
+            start = None
+    if start is not None:
+        ranges.append([start, float(br.lambdas[-1])])
+    lead = st.leading.real
+    out["stability"] = {"crossings": list(st.crossings), "unstable_lambda_ranges": ranges,
+                        "max_real_eigenvalue": float(lead.max()) if len(lead) else None}
 
 
 def _profiles(args, game, values) -> dict:
@@ -122,28 +163,63 @@ def _selection(args, game) -> dict:
                          progress=(lambda k: bar.update(1)) if bar is not None else None)
     if bar is not None:
         bar.close()
+    out = selection_records(segs)
+    return {"game": game.name, "selection": out, "seconds": time.perf_counter() - t0}
+
+
+def selection_records(segs) -> list[dict]:
+    """The JSON records of a selection map's segments (key ``selection``)."""
     out = []
     for s in segs:
         exact = s.exact_strategy()
         rec = {"pots": [str(s.low), str(s.high)], "pots_float": [float(s.low), float(s.high)],
                "strategy": ({k: str(v) for k, v in exact.items()} if exact is not None else
                             {k: str(v) for k, v in s.strategy} if s.strategy is not None
-                            else {k: v for k, v in s.points[0].params.items()}),
+                            else _fitted(s)),
                "exact": exact is not None}
+        if s.strategy is None:
+            rec["exact"] = all(isinstance(v, str) for v in rec["strategy"].values())
+            rec["points"] = [{"pot": p.pot, "strategy": p.params, "nash_conv": p.nash_conv}
+                             for p in s.points]
         if s.free:
             rec["family"] = {k: str(v) for k, v in s.strategy}
             rec["selected"] = [{"pot": p.pot, "free": p.free} for p in s.points]
         out.append(rec)
-    return {"game": game.name, "selection": out, "seconds": time.perf_counter() - t0}
+    return out
+
+
+# limits of games too large to enumerate are accurate to ~1e-7 along the flat directions of
+# their equilibrium sets (kuhn3: x1_J_0_b = 1/P to 1.3e-7 at P = 6.125); the fit's small
+# integer coefficients (<= 1000) keep this tolerance from fitting noise
+FIT_TOL = 1e-6
+
+
+def _fitted(seg) -> dict:
+    """A segment's selected strategy where no family is known: each parameter as an
+    expression in P where a small rational function fits its grid values to ``FIT_TOL``
+    (solvers.qre.selection.fit_rational), else its value at the middle grid pot."""
+    from solvers.qre.selection import fit_rational
+    pts = seg.points
+    mid = pts[len(pts) // 2]
+    out = {}
+    for k in mid.params:
+        e = fit_rational([p.pot for p in pts], [p.params[k] for p in pts], tol=FIT_TOL) \
+            if len(pts) >= 2 else None
+        out[k] = str(e) if e is not None else float(mid.params[k])
+    return out
 
 
 def run(args) -> int:
     game, values = game_and_values(args.game, args.pot)
     if args.pots is not None:
-        if args.lambdas is not None or args.pot is not None:
-            raise GameError("--pots draws its own pots: give neither --pot nor --lambda with it")
+        if args.lambdas is not None or args.pot is not None or args.stability:
+            raise GameError("--pots draws its own pots: give none of --pot, --lambda, "
+                            "--stability with it")
         res = _selection(args, game)
     elif args.lambdas is not None:
+        if args.stability or args.max_lambda is not None:
+            raise GameError("--stability and --max-lambda go with the branch: give no "
+                            "--lambda with them")
         res = _profiles(args, game, values)
     else:
         res = _branch(args, game, values)
@@ -186,4 +262,12 @@ def _print(res: dict) -> None:
             print(f"  exact NashConv of the family point: {fam['exact_nash_conv']}")
         elif fam is None:
             print("  matched no enumerated family")
+        if "stability" in res:
+            st = res["stability"]
+            print(f"stability: largest real part along the branch {st['max_real_eigenvalue']:.4g}")
+            for c in st["crossings"]:
+                print(f"  lambda = {c['lambda']:.10g}: {c['kind']}, {c['direction']}"
+                      f" (imaginary part {c['imag']:.4g})")
+            for lo, hi in st["unstable_lambda_ranges"]:
+                print(f"  unstable for lambda in [{lo:.10g}, {hi:.10g}]")
     print(f"seconds: {res['seconds']:.3f}")
