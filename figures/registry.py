@@ -35,6 +35,7 @@ FIGURES: dict[str, str] = {
     "qre_stability": "figures.qre.stability",
     "n_card": "figures.frontier.n_card",
     "kuhn3_family": "figures.frontier.kuhn3_family",
+    "kuhn3_pot": "figures.frontier.kuhn3_pot",
     "mercer_tables_2p": "figures.mercer.tables_2p",
     "mercer_tables_3p": "figures.mercer.tables_3p",
     "mercer_table7": "figures.mercer.table7",
