@@ -128,7 +128,8 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     ``workers``: processes for the runs (:func:`.propose.learned_profiles`); ``tol``: each
     run stops once its NashConv is at most ``tol``; ``solver(case, fixed, values)``: the
     families of one support at this pot (default :func:`.solve.solve_support` within
-    ``SECONDS``; :func:`.pot_sweep.pot_sweep` solves with ``P`` symbolic instead)."""
+    ``SECONDS``; :func:`.pot_sweep.pot_sweep` solves with ``P`` symbolic instead, and falls
+    back to the default where that raises :class:`.solve.SupportTimeout`)."""
     clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
@@ -157,9 +158,13 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     continue
                 seen.add(case)
                 try:
+                    found = None
                     if solver is not None:
-                        found = solver(case, fixed, r.values)
-                    else:
+                        try:
+                            found = solver(case, fixed, r.values)
+                        except SupportTimeout:  # it gave up: the solve at this pot
+                            pass
+                    if found is None:
                         with deadline(SECONDS):
                             found = solve_support(gains.conditions, case, fixed, names,
                                                   r.values)

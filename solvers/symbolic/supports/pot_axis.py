@@ -87,7 +87,7 @@ def full_case(names: Sequence[str], fixed: Mapping[str, Any], idle: Sequence[str
 
 def support_families(psys: GainSystem, idle: Sequence[str], case: str,
                      near: Mapping[str, float] | None = None,
-                     seconds: float | None = 60.0) -> list[Family]:
+                     seconds: float | None = 20.0) -> list[Family]:
     """The families of one support (``case`` over every non-``idle`` parameter, idle ones
     0) with ``P`` symbolic; ``near`` (a learned limit, ``P`` included) picks among solution
     branches as in :func:`.solve.solve_support`."""

@@ -44,6 +44,7 @@ class PotFamily:
     family: Family
     segments: tuple[Segment, ...]
     payoffs: tuple[sp.Expr, ...]
+    p_symbolic: bool = True  # False: solved at one pot after the P-symbolic solve timed out
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,15 @@ def pot_sweep(game: Game, low: Any, high: Any, grid: int = 5, seeds: int = 4, se
     clock["system"] = time.perf_counter() - t
     found: dict[tuple, Family] = {}
     near: dict[tuple, dict] = {}  # family key -> {pot: [free-parameter values of limits]}
+    pointwise: set[tuple] = set()  # families solved at one pot only (P-symbolic too slow)
+    returned: list[Family] = []  # the P-symbolic families' values at the current pot
 
     def solver_at(pot):
         def solve(case, fixed, values):
             idle = idle_of(psys, fixed)
             full = full_case(psys.names, fixed, idle, _free(psys.names, fixed), case)
+            # SupportTimeout (coupled blocks swell over QQ(P)) propagates: equilibrium_set
+            # then solves the support at this pot only
             fams = support_families(psys, idle, full, {**values, "P": float(pot)})
             out = []
             for f in fams:
@@ -99,6 +104,7 @@ def pot_sweep(game: Game, low: Any, high: Any, grid: int = 5, seeds: int = 4, se
                 g = at_value(f, p, pot)
                 if g is not None:
                     out.append(Family(g.strategy, g.free, g.constraints, case))
+            returned.extend(out)
             return out
         return solve
 
@@ -116,6 +122,13 @@ def pot_sweep(game: Game, low: Any, high: Any, grid: int = 5, seeds: int = 4, se
                                     workers=workers, rounds=rounds, tol=tol,
                                     solver=solver_at(pot)))
         clock["pots"] += time.perf_counter() - t
+        for c in sets[-1].families:  # solved at this pot only: a family of P = pot
+            if not any(c.family is f for f in returned):
+                f = c.family
+                f = Family(f.strategy, f.free, f.constraints, f.cases, (p - pot,))
+                found.setdefault(_key(f), f)
+                pointwise.add(_key(f))
+        returned.clear()
         done.append(pot)
         bar.update(1)
         if todo:
@@ -124,13 +137,14 @@ def pot_sweep(game: Game, low: Any, high: Any, grid: int = 5, seeds: int = 4, se
         for k, f in found.items():
             if k not in segs:
                 segs[k] = segments(psys, f, low, high,
-                                   {sp.Rational(v): ths for v, ths in near[k].items()})
+                                   {sp.Rational(v): ths for v, ths in near.get(k, {}).items()})
         clock["segments"] += time.perf_counter() - t
         todo = _unvisited(_ends(segs.values(), low, high), done)
         bar.total += len(todo)
     bar.close()
     keys = [k for k in found if segs.get(k)]
-    fams = tuple(PotFamily(found[k], tuple(segs[k]), payoffs_of(psys, found[k])) for k in keys)
+    fams = tuple(PotFamily(found[k], tuple(segs[k]), payoffs_of(psys, found[k]),
+                           k not in pointwise) for k in keys)
     return PotSweep(game.name, low, high, fams, _pieces(fams, low, high), tuple(sets), clock)
 
 
@@ -222,6 +236,7 @@ def sweep_records(res: PotSweep) -> dict:
             rec["family"] = i
             rec["cases"] = pf.family.cases
             rec["only_at"] = [str(e) for e in pf.family.only_at]
+            rec["p_symbolic"] = pf.p_symbolic
             rec["ends"] = {"low": str(s.low), "high": str(s.high),
                            "low_root_of": None if s.low_poly is None else str(s.low_poly),
                            "high_root_of": None if s.high_poly is None else str(s.high_poly)}
