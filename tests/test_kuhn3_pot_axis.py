@@ -109,3 +109,15 @@ def test_bad_pot_range_one_line_exit_2(capsys, argv, message):
     out, err = capsys.readouterr()
     assert rc == 2 and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_figure_renders_from_the_committed_data_quickly(tmp_path):
+    import time
+
+    from figures.registry import load
+
+    t = time.perf_counter()
+    res = load("kuhn3_pot").main(tmp_path, seed=0, quick=True)
+    assert time.perf_counter() - t < 5
+    assert res.files[0].exists()
+    assert res.numbers["families"] >= 2 and "2:10" == res.numbers["pots"]

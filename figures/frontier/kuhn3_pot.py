@@ -70,8 +70,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             axes[0, i].plot(grid, e[:, i], c=c, label=f"family {rec['family'] + 1}", **style)
         for j, name in enumerate(FREQUENCIES):
             ax = axes[1, 0] if j < 4 else axes[1, 1]
-            ax.plot(grid, f[:, j], c=c, **style,
-                    ls=("-", "--", ":", "-.")[j % 4] if len(grid) > 1 else "none")
+            kw = dict(style, ls=("-", "--", ":", "-.")[j % 4]) if len(grid) > 1 else style
+            ax.plot(grid, f[:, j], c=c, **kw)
     for i in range(3):
         axes[0, i].set_title(f"E{i + 1} (player {i + 1})")
         axes[0, i].axhline(0, c="0.8", lw=0.6)

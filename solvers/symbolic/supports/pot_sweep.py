@@ -180,23 +180,14 @@ def _pieces(fams: Sequence[PotFamily], low, high) -> tuple:
         if k + 1 < len(ends):
             b = ends[k + 1]
             raw.append((e, b, tuple(i for i, f in enumerate(fams) if _covers(f.segments, e, b))))
-    merged: list[list] = []
+    merged: list[list] = []  # [low, high, families, low closed, high closed]
     for a, b, idx in raw:
         if merged and merged[-1][2] == idx:
-            merged[-1][1] = b
+            merged[-1][1], merged[-1][4] = b, a == b
         else:
-            merged.append([a, b, idx])
-    out = []
-    for a, b, idx in merged:
-        s = sp.FiniteSet(a) if a == b else sp.Interval(a, b, a not in _closed(merged, a, idx),
-                                                       b not in _closed(merged, b, idx))
-        out.append((s, idx))
-    return tuple(out)
-
-
-def _closed(merged, e, idx) -> list:
-    """``[e]`` when the piece ``e`` itself (a point) has the same families (then merged)."""
-    return [e] if any(a == b == e and i == idx for a, b, i in merged) else []
+            merged.append([a, b, idx, a == b, a == b])
+    return tuple((sp.FiniteSet(a) if a == b else sp.Interval(a, b, not lc, not hc), idx)
+                 for a, b, idx, lc, hc in merged)
 
 
 def _covers(ss: Sequence[Segment], a, b) -> bool:
@@ -242,7 +233,7 @@ def sweep_records(res: PotSweep) -> dict:
                            "high_root_of": None if s.high_poly is None else str(s.high_poly)}
             rec["certified_at"] = {"P": str(s.sample),
                                    "point": {k: str(v) for k, v in s.point.items()}}
-            fams.append(rec)
+            fams.append(at_point(rec) if s.low == s.high else rec)
     pots = []
     for es in res.sets:
         ds = [d for d, _ in es.distances]
@@ -252,8 +243,28 @@ def sweep_records(res: PotSweep) -> dict:
                      "skipped_supports": list(es.skipped), "seconds": es.seconds})
     return {"game": res.game, "pots": f"{res.low}:{res.high}", "method": "supports, P symbolic",
             "note": NOTE, "families": fams,
-            "pieces": [{"p_set": set_str(s), "families": list(idx)} for s, idx in res.pieces],
+            "pieces": [{"p_set": set_str(s), "families": list(idx),
+                        "sampled": [str(v) for v in _inside(s, [es.pot for es in res.sets])]}
+                       for s, idx in res.pieces],
             "sample_pots": pots, "seconds": res.seconds}
+
+
+def _inside(s: sp.Set, pots) -> list:
+    return [v for v in pots if s.contains(v) == sp.true]
+
+
+def at_point(rec: dict) -> dict:
+    """A record of a family of one pot with ``P`` set to that pot in its strategy,
+    constraints and payoffs (strings in, strings out)."""
+    p = sp.Symbol("P", positive=True)
+    v = sp.sympify(rec["ends"]["low"])
+    sub = lambda t: str(sp.factor(sp.sympify(t, locals={"P": p}).xreplace({p: v})))
+    out = dict(rec)
+    out["strategy"] = {k: sub(x) for k, x in rec["strategy"].items()}
+    out["payoffs"] = [sub(x) for x in rec["payoffs"]]
+    out["constraints"] = [str(sp.sympify(c, locals={"P": p}).xreplace({p: v}))
+                          for c in rec["constraints"]]
+    return out
 
 
 def family_from_sweep_record(rec: dict, game: Game) -> Family:
