@@ -121,3 +121,27 @@ def test_figure_renders_from_the_committed_data_quickly(tmp_path):
     assert time.perf_counter() - t < 5
     assert res.files[0].exists()
     assert res.numbers["families"] >= 2 and "2:10" == res.numbers["pots"]
+
+
+def test_cli_prints_and_emits_the_sweep(psys, monkeypatch, capsys):
+    """The --pots printout and JSON of a sweep (the sweep itself replaced by the P = 3
+    family of one support, certified here): pieces, families, payoffs, the note."""
+    from solvers.symbolic.supports import pot_sweep as ps
+
+    rec = json.loads(P3.read_text())
+    case = pot_axis.full_case(psys.names, rec["dominance_fixed"], (), rec["free"],
+                              recorded()[0]["cases"])
+    f = pot_axis.support_families(psys, (), case)[0]
+    three = sp.Integer(3)
+    segs = tuple(pot_axis.segments(psys, f, three, three))
+    assert [(s.low, s.high) for s in segs] == [(3, 3)]
+    fams = (ps.PotFamily(f, segs, pot_axis.payoffs_of(psys, f)),)
+    fake = ps.PotSweep("kuhn3", three, three, fams, ps._pieces(fams, three, three), (), {})
+    monkeypatch.setattr(ps, "pot_sweep", lambda *a, **k: fake)
+    assert main(["equilibria", "kuhn3", "--pots", "3:3"]) == 0
+    out = capsys.readouterr().out
+    assert "P = 3:" in out and "family 1" in out and "not a proof" in out
+    assert main(["equilibria", "kuhn3", "--pots", "3:3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pieces"] == [{"p_set": "3", "families": [0], "sampled": []}]
+    assert data["families"][0]["payoffs"][1] == "-1/48"

@@ -252,7 +252,7 @@ def segments(psys: GainSystem, fam: Family, low: sp.Expr, high: sp.Expr,
         for r, f in cuts:
             if r.is_Rational and (q := certify_at(psys, fam, r)) is not None:
                 out.append(Segment(r, r, f, f, r, q))
-        for r in (low, high):
+        for r in ([low] if low == high else [low, high]):
             if all(psplit.sign(sp.sympify(e).xreplace({p: r})) == 0 for e in fam.only_at) \
                     and (q := certify_at(psys, fam, r)) is not None:
                 out.append(Segment(r, r, None, None, r, q))
