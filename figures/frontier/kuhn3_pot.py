@@ -1,7 +1,8 @@
 """3-player Kuhn poker (4 cards, pot P): the certified equilibrium families against P, from
 ``pokerdyn equilibria kuhn3 --pots 2:10 --json`` (supports proposed by seeded CFR+/FP runs,
 each solved with P symbolic: solvers.symbolic.supports.pot_sweep; committed in
-figures/frontier/data/kuhn3_pot.json).
+figures/frontier/data/kuhn3_pot.json) and a second sweep of 5/2 <= P <= 7/2
+(kuhn3_pot_low.json; family numbers continue after the first's).
 
 Top: each player's payoff on every family (families with free parameters at the free values
 of the family's certified point, where those stay inside the family; a family of a single pot,
@@ -19,6 +20,7 @@ import numpy as np
 from figures.base import FigureResult, finish, new_figure
 
 DATA = Path(__file__).with_name("data") / "kuhn3_pot.json"
+LOW = Path(__file__).with_name("data") / "kuhn3_pot_low.json"  # the 5/2:7/2 sweep
 FREQUENCIES = ("x1_J_0_b", "x1_Q_0_b", "x1_K_0_b", "x1_A_0_b", "x2_J_k_b", "x2_Q_k_b")
 
 
@@ -47,6 +49,7 @@ def _curves(rec: dict, n: int = 80) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     frq = sp.lambdify(args, [sp.sympify(rec["strategy"][k], locals=local) for k in FREQUENCIES],
                       "numpy")
     cons = [sp.sympify(c, locals=local) for c in rec["constraints"]]
+    cons = [c for c in cons if isinstance(c, sp.Rel)]  # the others are decided (True)
     ok_f = sp.lambdify(args, [c.lhs - c.rhs if isinstance(c, (sp.Ge, sp.Gt)) else c.rhs - c.lhs
                               for c in cons] or [sp.Integer(1)], "numpy")
     e = np.array([np.broadcast_to(np.asarray(pay(g, *th), float), (3,)) for g in grid])
@@ -61,10 +64,12 @@ def _curves(rec: dict, n: int = 80) -> tuple[np.ndarray, np.ndarray, np.ndarray]
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     data = recorded()
     fig, axes = new_figure(2, 3, size=(14, 7.5), sharex=True)
-    colors = [f"C{k % 10}" for k in range(len(data["families"]) + 1)]
-    for rec in data["families"]:
+    low = json.loads(LOW.read_text())
+    off = max(r["family"] for r in data["families"]) + 1
+    recs = data["families"] + [dict(r, family=r["family"] + off) for r in low["families"]]
+    for rec in recs:
         grid, e, f = _curves(rec)
-        c = colors[rec["family"]]
+        c = f"C{rec['family'] % 10}"
         style = dict(marker="o", ms=5, ls="none") if len(grid) == 1 else dict(lw=1.6)
         for i in range(3):
             axes[0, i].plot(grid, e[:, i], c=c, label=f"family {rec['family'] + 1}", **style)
@@ -89,6 +94,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     for a in axes[1, :2]:
         a.set_xlabel("pot P")
     numbers = {"families": len({r["family"] for r in data["families"]}),
+               "families_5/2:7/2": len({r["family"] for r in low["families"]}),
                "pieces": len(data["pieces"]), "pots": data["pots"],
                "sample_pots": [q["pot"] for q in data["sample_pots"]],
                "largest_distance": max((q["largest_distance"] or 0) for q in data["sample_pots"])}

@@ -262,8 +262,8 @@ def at_point(rec: dict) -> dict:
     out = dict(rec)
     out["strategy"] = {k: sub(x) for k, x in rec["strategy"].items()}
     out["payoffs"] = [sub(x) for x in rec["payoffs"]]
-    out["constraints"] = [str(sp.sympify(c, locals={"P": p}).xreplace({p: v}))
-                          for c in rec["constraints"]]
+    cons = [sp.sympify(c, locals={"P": p}).xreplace({p: v}) for c in rec["constraints"]]
+    out["constraints"] = [str(c) for c in cons if isinstance(c, sp.Rel)]
     return out
 
 
