@@ -2,11 +2,15 @@
 P = 3 by the support method (solvers.symbolic.supports), with today's one-third street run
 (kuhn3-third: the exact case search, piecewise over every P) as the baseline.
 
-    PYTHONPATH=. python benchmarks/bench_kuhn3_set.py [--seeds 20] [--pots 3] [--out FILE]
+    PYTHONPATH=. python benchmarks/bench_kuhn3_set.py [--seeds 20] [--pots 3] [--tol 2e-5]
+        [--sweep 2:10 --sweep-seeds 2] [--out FILE]
 
 Each stage runs in a fresh process so that its peak resident memory is its own.  Writes
 benchmarks/results/kuhn3_set.json: per run seconds by stage, peak RSS (MB), families,
-largest distance of a CFR+ / FP limit to its nearest family, and the baseline.
+largest distance of a CFR+ / FP limit to its nearest family, and the baseline.  ``--tol``
+stops each run once its NashConv is at most that (refinements at a quarter of it);
+``--sweep A:B`` also times ``pokerdyn equilibria kuhn3 --pots A:B`` (P symbolic) and writes
+its JSON record beside the results.
 """
 from __future__ import annotations
 
@@ -18,7 +22,7 @@ import time
 from pathlib import Path
 
 
-def _kuhn3(pot: str, seeds: int, workers, rounds: int, q) -> None:
+def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
     import sympy as sp
 
     from games.catalog.kuhn import kuhn3
@@ -26,17 +30,32 @@ def _kuhn3(pot: str, seeds: int, workers, rounds: int, q) -> None:
 
     t = time.perf_counter()
     res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers,
-                          rounds=rounds)
+                          rounds=rounds, tol=tol)
     rec = set_record(res)
     by = {m: max(d for r, (d, _) in zip(res.runs, res.distances) if r.method == m)
           for m in ("cfr+", "fp")}
     own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     q.put({"pot": pot, "seconds": time.perf_counter() - t, "stages": res.seconds,
            "cpu_seconds": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
-           "workers": workers,
+           "workers": workers, "tol": tol,
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
            "families": len(res.families), "runs": len(res.runs),
            "max_distance": by, "record": rec})
+
+
+def _sweep(pots: str, seeds: int, workers, tol, q) -> None:
+    from games.catalog.kuhn import kuhn3
+    from solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_records
+
+    a, b = pots.split(":")
+    t = time.perf_counter()
+    res = pot_sweep(kuhn3(), a, b, seeds=seeds, workers=workers, tol=tol, progress=False)
+    own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    q.put({"pots": pots, "seconds": time.perf_counter() - t, "stages": res.seconds,
+           "cpu_seconds": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
+           "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+           "families": len(res.families), "pieces": len(res.pieces),
+           "record": sweep_records(res)})
 
 
 def _third(q) -> None:
@@ -75,6 +94,10 @@ def main() -> None:
                     "(default: one per CPU)")
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--rounds", type=int, default=2, help="refinements of far runs (default 2)")
+    ap.add_argument("--tol", type=float, default=None, help="stop each run at this NashConv")
+    ap.add_argument("--sweep", default=None, help="also time the P-symbolic sweep over A:B")
+    ap.add_argument("--sweep-seeds", type=int, default=2)
+    ap.add_argument("--sweep-out", default="figures/frontier/data/kuhn3_pot.json")
     args = ap.parse_args()
     out = {"kuhn3": []}
     if not args.no_baseline:
@@ -82,7 +105,7 @@ def main() -> None:
         print(f"kuhn3-third (case search, all P): {b['seconds']:.1f} s, "
               f"{b['peak_rss_mb']:.0f} MB, {b['families']} families in {b['pieces']} pieces")
     for pot in args.pots.split(","):
-        r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers, args.rounds)
+        r = _in_process(_kuhn3, pot.strip(), args.seeds, args.workers, args.rounds, args.tol)
         out["kuhn3"].append(r)
         Path(args.out).write_text(json.dumps(out, indent=1))
         if "error" in r:
@@ -93,6 +116,14 @@ def main() -> None:
               f"{r['workers'] or 'all'} workers), {r['peak_rss_mb']:.0f} MB, "
               f"{r['families']} families, largest distance CFR+ {r['max_distance']['cfr+']:.1e} "
               f"FP {r['max_distance']['fp']:.1e} over {r['runs']} runs")
+    if args.sweep:
+        r = _in_process(_sweep, args.sweep, args.sweep_seeds, args.workers, args.tol or 1e-5)
+        if "record" in r:
+            Path(args.sweep_out).write_text(json.dumps(r.pop("record"), indent=1))
+            print(f"kuhn3 sweep over P in [{args.sweep}]: {r['seconds']:.1f} s (CPU "
+                  f"{r['cpu_seconds']:.0f} s), {r['peak_rss_mb']:.0f} MB, {r['families']} "
+                  f"families in {r['pieces']} pieces")
+        out["sweep"] = r
     Path(args.out).write_text(json.dumps(out, indent=1))
 
 

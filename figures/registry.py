@@ -36,6 +36,7 @@ FIGURES: dict[str, str] = {
     "n_card": "figures.frontier.n_card",
     "n_card_midrange": "figures.frontier.n_card_midrange",
     "kuhn3_family": "figures.frontier.kuhn3_family",
+    "kuhn3_pot": "figures.frontier.kuhn3_pot",
     "mercer_tables_2p": "figures.mercer.tables_2p",
     "mercer_tables_3p": "figures.mercer.tables_3p",
     "mercer_table7": "figures.mercer.table7",

@@ -159,11 +159,14 @@ def _ground(f):
 
 
 def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: sp.Symbol | None,
-                     seen: list | None = None):
+                     seen: list | None = None, nonzero=None):
     """All solution branches of polynomial equations ``eqs = 0`` in ``unknowns`` (``P``
     symbolic or substituted): list of ``(solution, only_at, pivots)``; unsolved unknowns stay
     free.  Works in a sparse polynomial ring over the coefficient field; a pivot whose
-    coefficient involves other unknowns splits into 'coefficient = 0' and '!= 0' branches."""
+    coefficient involves other unknowns splits into 'coefficient = 0' and '!= 0' branches.
+    ``nonzero`` (expression -> bool, e.g. clearly nonzero at a learned limit): pivots it
+    accepts are preferred and their 'coefficient = 0' branch is not followed (only the
+    branches through that point are wanted)."""
     gens = sorted(unknowns, key=lambda s: s.name)
     if not gens:
         only, dead = [], False
@@ -206,7 +209,8 @@ def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: s
                     rank = 0 if not _ground(f1).free_symbols else 1
                 else:
                     rank = 2
-                key = (rank, len(f1), len(f0) + len(f))
+                key = (rank - (nonzero is not None and rank == 2 and nonzero(f1.as_expr())),
+                       len(f1), len(f0) + len(f))
                 if best is None or key < best[0]:
                     best = (key, k, i, f1, f0)
             if best and best[0][0] == 0:
@@ -216,7 +220,9 @@ def solve_triangular(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol], p: s
             continue
         (rank, _, _), k, i, f1, f0 = best
         others = clean[:k] + clean[k + 1:]
-        if rank == 2:  # the coefficient may vanish: branch
+        rank = 2 if rank == 1 and not f1.is_ground else rank
+        if rank == 2 and not (nonzero is not None and nonzero(f1.as_expr())):
+            # the coefficient may vanish: branch
             stack.append((others + [f1, f0], list(steps), list(only), list(piv)))
         new = [_compose(o, i, -f0, f1) for o in others]
         new_piv = piv + ([_ground(f1) if rank == 1 else f1.as_expr()] if rank else [])

@@ -10,11 +10,14 @@ def add_arguments(p) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P (exact: 2.5 means 5/2)")
     p.add_argument("--json", action="store_true", help="print JSON (every string parses with sympy)")
-    p.add_argument("--seeds", type=int_arg("seeds", 1, 1000), default=20,
+    p.add_argument("--seeds", type=int_arg("seeds", 1, 1000), default=None,
                    help="games past the case search (> 16 parameters): seeded CFR+ and FP "
-                        "runs proposing supports (default 20 each)")
+                        "runs proposing supports (default 20 each; with --pots 4 per pot)")
     p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="root of the runs' numpy SeedSequence (default 0)")
+    p.add_argument("--pots", default=None,
+                   help="games past the case search: pot range A:B (exact, e.g. 2:10), the "
+                        "families piecewise in P from runs at sample pots (default seeds 4)")
     p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
                    help="processes for the seeded runs (default: one per CPU)")
 
@@ -52,8 +55,12 @@ def run(args) -> int:
 
     game = load_game(args.game)
     if len(game.named) > MAX_PARAMETERS:  # past the case search: supports from learning
-        from pokerdyn.commands.exact.equilibrium_supports import run_supports
-        return run_supports(game, args)
+        from pokerdyn.commands.exact.equilibrium_supports import run_pot_sweep, run_supports
+        return run_pot_sweep(game, args) if args.pots else run_supports(game, args)
+    if args.pots:
+        from games import GameError
+        raise GameError(f"--pots is for games past the case search (> {MAX_PARAMETERS} "
+                        f"parameters); {game.name!r} is enumerated over every P without --pot")
     game, fams = families(args.game, args.pot)
     if args.json:
         emit_json({"game": game.name, "families": [solution_record(s, f) for s, f in fams]})

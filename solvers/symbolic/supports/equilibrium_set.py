@@ -120,12 +120,16 @@ def proposals(values: np.ndarray, gains: np.ndarray, eps: float = EPS_X, tol: fl
 def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     iterations: dict | None = None, methods: Sequence[str] = ("cfr+", "fp"),
                     mode: str = "strict", runs: Sequence[LearnedProfile] | None = None,
-                    target: float = 1e-3, rounds: int = 2, workers: int | None = 1
-                    ) -> EquilibriumSet:
+                    target: float = 1e-3, rounds: int = 2, workers: int | None = 1,
+                    tol: float | None = None, solver=None) -> EquilibriumSet:
     """Certified equilibrium families of ``game`` at the exact pot ``pot`` from ``seeds``
     seeded runs of each of ``methods`` (or the given ``runs``), with each run's distance to
     the nearest family (runs farther than ``target`` refined, see the module docstring);
-    ``workers``: processes for the runs (:func:`.propose.learned_profiles`)."""
+    ``workers``: processes for the runs (:func:`.propose.learned_profiles`); ``tol``: each
+    run stops once its NashConv is at most ``tol``; ``solver(case, fixed, values)``: the
+    families of one support at this pot (default :func:`.solve.solve_support` within
+    ``SECONDS``; :func:`.pot_sweep.pot_sweep` solves with ``P`` symbolic instead, and falls
+    back to the default where that raises :class:`.solve.SupportTimeout`)."""
     clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
@@ -154,8 +158,16 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     continue
                 seen.add(case)
                 try:
-                    with deadline(SECONDS):
-                        found = solve_support(gains.conditions, case, fixed, names, r.values)
+                    found = None
+                    if solver is not None:
+                        try:
+                            found = solver(case, fixed, r.values)
+                        except SupportTimeout:  # it gave up: the solve at this pot
+                            pass
+                    if found is None:
+                        with deadline(SECONDS):
+                            found = solve_support(gains.conditions, case, fixed, names,
+                                                  r.values)
                 except (SupportTimeout, sp.PolynomialError, ZeroDivisionError):
                     skipped.append(case)  # too slow, or a fallback root the solver cannot
                     continue              # carry (a denominator in an unknown)
@@ -173,7 +185,7 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
 
     t = time.perf_counter()
     runs = list(runs) if runs is not None else learned_profiles(cg, seeds, seed, methods, its,
-                                                                  workers=workers)
+                                                                  workers=workers, tol=tol)
     clock["learning"] = time.perf_counter() - t
     t = time.perf_counter()
     propose(runs)
@@ -190,7 +202,8 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
             ks = [k for k in far if runs[k].method == m]
             its_m = {m: max(runs[k].iterations for k in ks) * REFINE}
             redo = learned_profiles(cg, max(x.seed for x in runs) + 1, seed, [m], its_m,
-                                    only=[runs[k].seed for k in ks], workers=workers)
+                                    only=[runs[k].seed for k in ks], workers=workers,
+                                    tol=None if tol is None else tol / REFINE)
             for k, r in zip(ks, redo):
                 runs[k] = r
         clock["learning"] += time.perf_counter() - t

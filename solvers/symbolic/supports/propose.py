@@ -69,19 +69,22 @@ def learned_profiles(cg: CompiledGame, seeds: int = 20, seed: int = 0,
                      methods: Sequence[str] = METHODS,
                      iterations: Mapping[str, int] | None = None,
                      warm: float = 10.0, only: Sequence[int] | None = None,
-                     workers: int | None = 1) -> list[LearnedProfile]:
+                     workers: int | None = 1, tol: float | None = None
+                     ) -> list[LearnedProfile]:
     """``seeds`` runs of each method, run ``k`` from the ``k``-th child of
     ``SeedSequence(seed)`` (the same starting profile for every method); fictitious play
     is Brown's alternating schedule with reach-weighted averaging.  ``only``: run just these
     seed indices (a refinement of chosen runs).  ``workers`` > 1 runs them in that many
-    forked processes (None: one per CPU); the results do not depend on it."""
+    forked processes (None: one per CPU); the results do not depend on it.  ``tol``: a run
+    stops at the first checkpoint (iterations growing by 2x) where its NashConv is at most
+    ``tol``, so well-converging starts cost a fraction of ``iterations``."""
     iterations = {**ITERATIONS, **(iterations or {})}
     bad = [m for m in methods if m not in METHODS]
     if bad or seeds < 1:
         raise GameError(f"methods={list(methods)!r}, seeds={seeds}: methods must be among "
                         f"{METHODS} and seeds >= 1")
     children = np.random.SeedSequence(seed).spawn(seeds)
-    tasks = [(k, m, iterations[m], warm) for k in range(seeds)
+    tasks = [(k, m, iterations[m], warm, tol) for k in range(seeds)
              if only is None or k in only for m in methods]
     starts = {k: random_profile(cg, np.random.default_rng(children[k])) for k, *_ in tasks}
     workers = min(workers or os.cpu_count() or 1, len(tasks))
@@ -103,9 +106,10 @@ def _shared_run(task: tuple) -> LearnedProfile:
     return _one_run(cg, starts[task[0]], *task)
 
 
-def _one_run(cg: CompiledGame, sigma0, k: int, m: str, n: int, warm: float) -> LearnedProfile:
+def _one_run(cg: CompiledGame, sigma0, k: int, m: str, n: int, warm: float,
+             tol: float | None = None) -> LearnedProfile:
     method = _WarmCFR(warm=warm) if m == "cfr+" else FictitiousPlay("alternating", "reach")
-    res = run_iterative(cg, method, iterations=n, sigma0=sigma0, growth=2.0)
+    res = run_iterative(cg, method, iterations=n, tol=tol, sigma0=sigma0, growth=2.0)
     return LearnedProfile(m, k, params_from_strategy(cg, res.strategy), float(res.nash_conv),
                           res.iterations)
 

@@ -85,6 +85,16 @@ def blocks(eqs: Sequence[sp.Expr], unknowns: Sequence[sp.Symbol]) -> list[tuple[
     return list(comps.values())
 
 
+CLEAR = 1e-2
+
+
+def _clear(e: sp.Expr, point: Mapping) -> bool:
+    try:
+        return abs(float(e.xreplace(point))) > CLEAR
+    except (TypeError, ValueError, ZeroDivisionError):
+        return False
+
+
 def _distance(sol: Mapping, near: Mapping[sp.Symbol, float]) -> float:
     out = 0.0
     for x, v in sol.items():
@@ -97,14 +107,20 @@ def _distance(sol: Mapping, near: Mapping[sp.Symbol, float]) -> float:
 
 def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any],
                   names: Sequence[str], near: Mapping[str, float] | None = None,
-                  keep: float = 0.05) -> list[Family]:
-    """The families of one support at a numeric pot (``P`` already substituted).
+                  keep: float = 0.05, p: sp.Symbol | None = None,
+                  guided: bool = False) -> list[Family]:
+    """The families of one support at a numeric pot (``P`` already substituted), or with
+    the pot symbol ``p`` left symbolic (equations over QQ(P); families that exist only at
+    isolated roots of a polynomial in ``P`` are left out).
 
     ``conds`` are the counterfactual gains of the parameters left free by ``fixed``
     (:func:`.gains.counterfactual_gains`), ``case`` their (a)/(b)/(c) letters, ``names`` all
     named parameters of the game (the strategy lists them all: ``fixed`` values, solved
     expressions, free symbols).  With ``near`` (a learned limit) only solution branches
-    within ``keep`` of it, or the nearest one, are combined."""
+    within ``keep`` of it, or the nearest one, are combined; ``guided``: a pivot clearly
+    nonzero at ``near`` (more than ``CLEAR``) is divided by without the branch where it
+    vanishes (coupled blocks of 13 unknowns otherwise branch 2^k times: kuhn3 at P = 4).
+    With ``p``, ``near`` must hold the pot under the name ``P``."""
     if len(case) != len(conds):
         raise GameError(f"case {case!r} has {len(case)} letters for {len(conds)} parameters")
     ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
@@ -112,28 +128,37 @@ def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any
     eqs = [e for c, k in zip(conds, case) if k == "c"
            if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
     point = {sp.Symbol(k, real=True): float(v) for k, v in (near or {}).items()}
+    if p is not None and point:
+        point[p] = float(near[p.name])
+    nonzero = (lambda e: _clear(e, point)) if point and guided else None
     per_block = []
     for beqs, bxs in blocks(eqs, unknowns):
-        branches = [s for s, only, _ in solve_triangular(beqs, bxs, None) if not only]
+        branches = [(s, only) for s, only, _ in solve_triangular(beqs, bxs, p, None, nonzero)
+                    if p is not None or not only]
         if not branches:
             return []
         if point and len(branches) > 1:
-            d = [_distance(s, point) for s in branches]
-            close = [s for s, di in zip(branches, d) if di <= keep]
+            d = [_distance(s, point) for s, _ in branches]
+            close = [b for b, di in zip(branches, d) if di <= keep]
             branches = close or [branches[min(range(len(d)), key=d.__getitem__)]]
         per_block.append(branches)
     out = []
     for combo in itertools.islice(itertools.product(*per_block), MAX_COMBINATIONS):
         sol: dict = {}
-        for s in combo:
+        only: list = []
+        for s, o in combo:
             sol.update(s)
-        fam = _family(conds, case, ab, sol, fixed, names)
+            only += [e for e in o if e not in only]
+        if only and sp.Poly(sp.gcd_list([sp.numer(sp.together(e)) for e in only]),
+                            p).degree() < 1:
+            continue  # pure-P equations without a common root
+        fam = _family(conds, case, ab, sol, fixed, names, tuple(only))
         if fam is not None:
             out.append(fam)
     return out
 
 
-def _family(conds, case, ab, sol, fixed, names) -> Family | None:
+def _family(conds, case, ab, sol, fixed, names, only=()) -> Family | None:
     full = {**ab, **sol}
     free = [c.symbol for c, k in zip(conds, case) if k == "c" and c.symbol not in sol]
     cons: list[tuple[sp.Expr, bool]] = []
@@ -163,4 +188,4 @@ def _family(conds, case, ab, sol, fixed, names) -> Family | None:
     for n in names:
         x = sp.Symbol(n, real=True)
         strat.append((n, sp.sympify(fixed[n]) if n in fixed else full.get(x, x)))
-    return Family(tuple(strat), tuple(x.name for x in free), tuple(kept), case)
+    return Family(tuple(strat), tuple(x.name for x in free), tuple(kept), case, only)

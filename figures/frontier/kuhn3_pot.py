@@ -1,0 +1,104 @@
+"""3-player Kuhn poker (4 cards, pot P): the certified equilibrium families against P, from
+``pokerdyn equilibria kuhn3 --pots 2:10 --json`` (supports proposed by seeded CFR+/FP runs,
+each solved with P symbolic: solvers.symbolic.supports.pot_sweep; committed in
+figures/frontier/data/kuhn3_pot.json) and a second sweep of 5/2 <= P <= 7/2
+(kuhn3_pot_low.json; family numbers continue after the first's).
+
+Top: each player's payoff on every family (families with free parameters at the free values
+of the family's certified point, where those stay inside the family; a family of a single pot,
+such as the P = 3 families that hold Szafron et al.'s, is a marker).  Bottom: player 1's
+opening bets (x1_J_0_b ... x1_A_0_b) and player 2's bets after a check with J and Q.
+The set drawn is the union of the families the runs reach, not a completeness proof.
+Reads only the committed data (well under 5 s)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from figures.base import FigureResult, finish, new_figure
+
+DATA = Path(__file__).with_name("data") / "kuhn3_pot.json"
+LOW = Path(__file__).with_name("data") / "kuhn3_pot_low.json"  # the 5/2:7/2 sweep
+FREQUENCIES = ("x1_J_0_b", "x1_Q_0_b", "x1_K_0_b", "x1_A_0_b", "x2_J_k_b", "x2_Q_k_b")
+
+
+def recorded() -> dict:
+    """The recorded sweep (``pokerdyn equilibria kuhn3 --pots 2:10 --json``)."""
+    return json.loads(DATA.read_text())
+
+
+def _curves(rec: dict, n: int = 80) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(P grid, payoffs (n, 3), frequencies (n, len(FREQUENCIES))) along one record's
+    interval at its certified point's free values; NaN where a constraint fails."""
+    import sympy as sp
+
+    p = sp.Symbol("P", positive=True)
+    free = [sp.Symbol(x, real=True) for x in rec["free"]]
+    local = {"P": p, **{x.name: x for x in free}}
+    pt = rec["certified_at"]["point"]
+    th = [float(sp.Rational(pt[x.name])) for x in free]
+    lo, hi = (float(sp.N(sp.sympify(rec["ends"][k]), 15)) for k in ("low", "high"))
+    if lo == hi:
+        grid = np.array([lo])
+    else:
+        grid = np.linspace(lo, hi, n)[1:-1]
+    args = [p] + free
+    pay = sp.lambdify(args, [sp.sympify(e, locals=local) for e in rec["payoffs"]], "numpy")
+    frq = sp.lambdify(args, [sp.sympify(rec["strategy"][k], locals=local) for k in FREQUENCIES],
+                      "numpy")
+    cons = [sp.sympify(c, locals=local) for c in rec["constraints"]]
+    cons = [c for c in cons if isinstance(c, sp.Rel)]  # the others are decided (True)
+    ok_f = sp.lambdify(args, [c.lhs - c.rhs if isinstance(c, (sp.Ge, sp.Gt)) else c.rhs - c.lhs
+                              for c in cons] or [sp.Integer(1)], "numpy")
+    e = np.array([np.broadcast_to(np.asarray(pay(g, *th), float), (3,)) for g in grid])
+    f = np.array([np.broadcast_to(np.asarray(frq(g, *th), float), (len(FREQUENCIES),))
+                  for g in grid])
+    ok = np.array([min(np.ravel(ok_f(g, *th))) >= -1e-9 for g in grid])
+    e[~ok] = np.nan
+    f[~ok] = np.nan
+    return grid, e, f
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    data = recorded()
+    fig, axes = new_figure(2, 3, size=(14, 7.5), sharex=True)
+    low = json.loads(LOW.read_text())
+    off = max(r["family"] for r in data["families"]) + 1
+    recs = data["families"] + [dict(r, family=r["family"] + off) for r in low["families"]]
+    for rec in recs:
+        grid, e, f = _curves(rec)
+        c = f"C{rec['family'] % 10}"
+        style = dict(marker="o", ms=5, ls="none") if len(grid) == 1 else dict(lw=1.6)
+        for i in range(3):
+            axes[0, i].plot(grid, e[:, i], c=c, label=f"family {rec['family'] + 1}", **style)
+        for j, name in enumerate(FREQUENCIES):
+            ax = axes[1, 0] if j < 4 else axes[1, 1]
+            kw = dict(style, ls=("-", "--", ":", "-.")[j % 4]) if len(grid) > 1 else style
+            ax.plot(grid, f[:, j], c=c, **kw)
+    for i in range(3):
+        axes[0, i].set_title(f"E{i + 1} (player {i + 1})")
+        axes[0, i].axhline(0, c="0.8", lw=0.6)
+    handles, labels = axes[0, 0].get_legend_handles_labels()
+    uniq = dict(zip(labels, handles))
+    axes[0, 0].legend(uniq.values(), uniq.keys(), fontsize=6, ncol=2)
+    axes[1, 0].set_title("player 1 opens: J - , Q -- , K : , A -.")
+    axes[1, 1].set_title("player 2 bets after a check: J - , Q --")
+    ax = axes[1, 2]
+    for k, q in enumerate(data["pieces"]):
+        ax.text(0.02, 0.95 - 0.055 * k, f"P in {q['p_set']}: {[i + 1 for i in q['families']]}",
+                transform=ax.transAxes, fontsize=6, family="monospace", va="top")
+    ax.set_axis_off()
+    ax.set_title("families on each piece of the P axis")
+    for a in axes[1, :2]:
+        a.set_xlabel("pot P")
+    numbers = {"families": len({r["family"] for r in data["families"]}),
+               "families_5/2:7/2": len({r["family"] for r in low["families"]}),
+               "pieces": len(data["pieces"]), "pots": data["pots"],
+               "sample_pots": [q["pot"] for q in data["sample_pots"]],
+               "largest_distance": max((q["largest_distance"] or 0) for q in data["sample_pots"])}
+    return finish(fig, out_dir, "kuhn3_pot",
+                  "3-player Kuhn poker: certified equilibrium families against the pot P "
+                  "(union of the families the seeded runs reach)", numbers,
+                  "Szafron, Gibson & Sturtevant, AAMAS 2013 (the P = 3 family)")

@@ -1,0 +1,147 @@
+"""3-player Kuhn poker (kuhn3, 4 cards, pot P) with the pot symbolic: supports solved over
+QQ(P) (solvers.symbolic.supports.pot_axis), the families recorded over 2 <= P <= 10 by
+``pokerdyn equilibria kuhn3 --pots 2:10 --json`` (figures/frontier/data/kuhn3_pot.json)
+re-certified exactly at random rational pots, their interval ends checked to be roots of the
+stated polynomials, and the P = 3 supports checked against the fixed-pot families (Szafron,
+Gibson & Sturtevant's family, AAMAS 2013, lies inside those)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from figures.frontier.kuhn3_family import recorded
+from games.catalog.kuhn import kuhn3
+from pokerdyn.cli import main
+from solvers.symbolic import psplit
+from solvers.symbolic.supports import pot_axis
+from solvers.symbolic.supports.equilibrium_set import family_from_record
+from solvers.symbolic.supports.pot_sweep import family_from_sweep_record
+
+DATA = Path(__file__).resolve().parents[1] / "figures" / "frontier" / "data" / "kuhn3_pot.json"
+P3 = Path(__file__).resolve().parents[1] / "figures" / "frontier" / "data" / "kuhn3_families_P3.json"
+
+
+@pytest.fixture(scope="module")
+def psys():
+    return pot_axis.pot_system(kuhn3())
+
+
+@pytest.fixture(scope="module")
+def sweep():
+    return json.loads(DATA.read_text())
+
+
+def test_p3_supports_solved_with_p_symbolic_give_the_fixed_pot_families(psys):
+    """Each support of the recorded P = 3 families, solved once over QQ(P), is a family of
+    the single pot P = 3 (its indifference equations force 2(3 - P)/(P + 1) = 0) and equals,
+    at P = 3, the family solved at the fixed pot."""
+    rec = json.loads(P3.read_text())
+    p = psys.pot
+    for r in recorded():
+        fixed_fam, _ = family_from_record(r)
+        case = pot_axis.full_case(psys.names, rec["dominance_fixed"], (), rec["free"],
+                                  r["cases"])
+        fams = pot_axis.support_families(psys, (), case)
+        assert len(fams) == 1
+        f = fams[0]
+        assert f.only_at and all(sp.cancel(e.xreplace({p: 3})) == 0 for e in f.only_at)
+        assert all(sp.cancel(e.xreplace({p: sp.Rational(7, 2)})) != 0 for e in f.only_at)
+        at3 = pot_axis.at_value(f, p, sp.Integer(3))
+        assert at3 is not None and at3.free == fixed_fam.free
+        want = fixed_fam.as_dict()
+        for n, v in at3.strategy:
+            assert sp.cancel(sp.sympify(v) - want[n]) == 0, n
+
+
+def test_families_have_exact_nash_conv_zero_at_random_rational_pots(psys, sweep):
+    """A family's strategy at a random rational P strictly inside each recorded interval has
+    a point with exact NashConv 0 in the full game (48 parameters, dominated actions
+    included)."""
+    rng = np.random.default_rng(14)
+    recs = [r for r in sweep["families"] if r["ends"]["low"] != r["ends"]["high"]]
+    assert recs
+    for r in recs[:4]:
+        fam = family_from_sweep_record(r, psys.game)
+        lo, hi = (float(sp.N(sp.sympify(r["ends"][k]), 20)) for k in ("low", "high"))
+        u = rng.uniform(0.1, 0.9)
+        v = sp.nsimplify(lo + u * (hi - lo), rational=True, tolerance=1e-4)
+        v = sp.Rational(round(v * 997), 997)
+        assert lo < v < hi
+        assert pot_axis.certify_at(psys, fam, v) is not None, (r["p_interval"], v)
+
+
+def test_interval_ends_are_roots_of_the_stated_polynomials(sweep):
+    p = sp.Symbol("P", positive=True)
+    lo, hi = (sp.Rational(x) for x in sweep["pots"].split(":"))
+    n = 0
+    for r in sweep["families"]:
+        for side in ("low", "high"):
+            poly = r["ends"][f"{side}_root_of"]
+            if poly is None:
+                continue
+            f = sp.sympify(poly, locals={"P": p})
+            x = sp.sympify(r["ends"][side])
+            assert psplit.sign(f.xreplace({p: x})) == 0, (poly, x)
+            assert psplit.sign(x - lo) >= 0 and psplit.sign(hi - x) >= 0
+            n += 1
+    assert n > 0
+
+
+def test_sweep_pieces_cover_the_range_and_name_the_families(sweep):
+    lo, hi = (sp.Rational(x) for x in sweep["pots"].split(":"))
+    sets = [sp.sympify(q["p_set"]) for q in sweep["pieces"]]
+    union = sp.Union(*[s if isinstance(s, sp.Set) else sp.FiniteSet(s) for s in sets])
+    assert union == sp.Interval(lo, hi)
+    assert "not a proof" in sweep["note"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["equilibria", "kuhn3", "--pots", "5:2"], "0 < A <= B"),
+    (["equilibria", "kuhn3", "--pots", "2-5"], "not a range A:B"),
+    (["equilibria", "skp", "--pots", "2:5"], "--pots is for games past the case search"),
+])
+def test_bad_pot_range_one_line_exit_2(capsys, argv, message):
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_figure_renders_from_the_committed_data_quickly(tmp_path):
+    import time
+
+    from figures.registry import load
+
+    t = time.perf_counter()
+    res = load("kuhn3_pot").main(tmp_path, seed=0, quick=True)
+    assert time.perf_counter() - t < 5
+    assert res.files[0].exists()
+    assert res.numbers["families"] >= 2 and "2:10" == res.numbers["pots"]
+
+
+def test_cli_prints_and_emits_the_sweep(psys, monkeypatch, capsys):
+    """The --pots printout and JSON of a sweep (the sweep itself replaced by the P = 3
+    family of one support, certified here): pieces, families, payoffs, the note."""
+    from solvers.symbolic.supports import pot_sweep as ps
+
+    rec = json.loads(P3.read_text())
+    case = pot_axis.full_case(psys.names, rec["dominance_fixed"], (), rec["free"],
+                              recorded()[0]["cases"])
+    f = pot_axis.support_families(psys, (), case)[0]
+    three = sp.Integer(3)
+    segs = tuple(pot_axis.segments(psys, f, three, three))
+    assert [(s.low, s.high) for s in segs] == [(3, 3)]
+    fams = (ps.PotFamily(f, segs, pot_axis.payoffs_of(psys, f)),)
+    fake = ps.PotSweep("kuhn3", three, three, fams, ps._pieces(fams, three, three), (), {})
+    monkeypatch.setattr(ps, "pot_sweep", lambda *a, **k: fake)
+    assert main(["equilibria", "kuhn3", "--pots", "3:3"]) == 0
+    out = capsys.readouterr().out
+    assert "P = 3:" in out and "family 1" in out and "not a proof" in out
+    assert main(["equilibria", "kuhn3", "--pots", "3:3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pieces"] == [{"p_set": "3", "families": [0], "sampled": []}]
+    assert data["families"][0]["payoffs"][1] == "-1/48"
