@@ -1,4 +1,5 @@
-"""Mercer scale benchmark: 3-player Multiround Mercer Hold'em built and solved by CFR+.
+"""Mercer scale benchmark: 3-player Multiround Mercer Hold'em (and SMH with 4, 5 players)
+built and solved by CFR+.
 
 One subprocess per case (so peak RSS is per case): nodes, information sets, compiled bytes
 per node, build seconds (rules -> validated Game -> CompiledGame), then CFR+ until NashConv
@@ -32,7 +33,10 @@ CASES = {"none": "mercer-mmh(players=3)",
          "strong": "mercer-mmh(players=3,collusion=strong)",
          "weak": "mercer-mmh(players=3,collusion=weak)",
          "pot": "mercer-mmh(players=3,collusion=pot)",
-         "check": "mercer-mmh(players=3,check=true)"}
+         "check": "mercer-mmh(players=3,check=true)",
+         # 4 and 5 players of SMH, the board collapsed (games.holdem.collapse)
+         "smh4": "mercer-smh(players=4)",
+         "smh5": "mercer-smh(players=5)"}
 
 
 def _gb(kb: int) -> float:
@@ -129,7 +133,7 @@ def row(r: dict) -> str:
 
 
 HEADER = ("| game | nodes | infosets | bytes/node | build | CFR+ iterations | solve | "
-          "s/iteration | NashConv | payoffs (seats 1-3) | peak RSS |\n"
+          "s/iteration | NashConv | payoffs (seats 1-N) | peak RSS |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 
 
