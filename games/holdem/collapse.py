@@ -84,7 +84,7 @@ class BoardExpectation:
         self.weight = ctab[left[:, None, :], mult[None, :, :]].prod(axis=2)
         total = int(left[0].sum())
         self.denom = comb(total, k)
-        if (self.weight.sum(axis=1) != self.denom).any():
+        if (self.weight.sum(axis=1) != self.denom).any():   # (J, boards) here
             raise AssertionError("board weights do not sum to C(left, k)")
         # strengths tabulated once per (distinct known rank multiset, board)
         m = known[0].shape[1]
@@ -97,7 +97,10 @@ class BoardExpectation:
                            dtype=np.int64).reshape(len(uniq), len(boards))
         # compress strengths to their order (int32) per (path, player, board)
         order = np.unique(table, return_inverse=True)[1].reshape(table.shape).astype(np.int32)
-        self.strength = order[np.ravel(inv).reshape(J, n)]     # (J, n, boards)
+        # (boards, J, n) and (boards, J): one contiguous slab per board
+        self.strength = np.ascontiguousarray(np.moveaxis(order[np.ravel(inv).reshape(J, n)],
+                                                         2, 0))
+        self.weight = np.ascontiguousarray(self.weight.T)
 
     def shares(self, active: Sequence[bool]) -> tuple[NDArray[np.int64], int]:
         """Expected share of the pot of each player with the ``active`` seats in the
@@ -105,12 +108,12 @@ class BoardExpectation:
         over boards of weight x 1/(tied winners), scaled by ``lcm(1..n) C(left, k)``)."""
         act = np.asarray(active, dtype=bool)
         scale = lcm(*range(1, self.n + 1))
-        num = np.zeros(self.strength.shape[:2], dtype=np.int64)
+        num = np.zeros(self.strength.shape[1:], dtype=np.int64)
         low = np.int32(-1)
-        for b in range(self.weight.shape[1]):
-            s = np.where(act, self.strength[:, :, b], low)
+        for s_b, w_b in zip(self.strength, self.weight):
+            s = np.where(act, s_b, low)
             win = s == s.max(axis=1, keepdims=True)
-            num += win * (self.weight[:, b] * (scale // win.sum(axis=1)))[:, None]
+            num += win * (w_b * (scale // win.sum(axis=1)))[:, None]
         return num, scale * self.denom
 
 
