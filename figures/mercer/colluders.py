@@ -24,14 +24,17 @@ RESULTS = DATA / "mercer_colluders.json"
 
 
 NOTE = ("Colluders are the last k seats; gains are against the game without collusion at the "
-        "same seats (both CFR+; 3P to NashConv 0.0005, 4P 40 iterations, NashConv <= 0.008), "
-        "so weak-collusion gains below about 0.005 are within the solves' error.  Strong "
-        "collusion gains grow with k (+0.080, +0.107, +0.146 antes per hand); the paper's "
+        "same seats (both CFR+; 3P to NashConv 0.0005, 4P 40 iterations, NashConv <= 0.008; "
+        "5P 20 iterations on the game with its board collapsed, 35,857,341 nodes, NashConv "
+        "0.016-0.031), so weak-collusion gains below about 0.005 (3P, 4P) or 0.03 (5P) are "
+        "within the solves' error.  Strong collusion gains grow with k up to k = N - 2 "
+        "(3P +0.080; 4P +0.107, +0.146; 5P +0.121, +0.245) and not beyond (5P, k = 4: "
+        "+0.220, one victim left; the drop is about the solves' NashConv); the paper's "
         "footnote 6 puts 3P-SMH strong-collusion gains at 1e-4, far below our +0.080 with "
         "seats 2 and 3 (not a table cell; unexplained here: its 3P-SMH payoffs of sec. 4.3 "
         "also need another reading of the rules, README issue 12).  Pot sharing costs the colluders about an ante each.  "
-        "5P-SMH (203,787,441 nodes) and 4P-MMH (382,234,181) are counted, not built "
-        "(over 8 GB; BENCHMARKS.md).")
+        "4P-MMH (382,234,181 nodes, no board collapse: it bets after the board) is counted, "
+        "not built (about 14 GB compiled, 25-30 GB while building; BENCHMARKS.md).")
 
 
 def spec_of(game: str, n: int, kind: str | None, k: int) -> str:
