@@ -1,4 +1,5 @@
-"""Mercer scale benchmark: 3-player Multiround Mercer Hold'em built and solved by CFR+.
+"""Mercer scale benchmark: 3-player Multiround Mercer Hold'em (and SMH with 4, 5 players)
+built and solved by CFR+.
 
 One subprocess per case (so peak RSS is per case): nodes, information sets, compiled bytes
 per node, build seconds (rules -> validated Game -> CompiledGame), then CFR+ until NashConv
@@ -9,6 +10,7 @@ per iteration, and the process's peak RSS (``getrusage``).
     python benchmarks/bench_mercer_scale.py                  # none, strong, weak, pot
     python benchmarks/bench_mercer_scale.py --case check     # the check=true variant
     python benchmarks/bench_mercer_scale.py --case strong --json out.json
+    python benchmarks/bench_mercer_scale.py --collapse 3 4   # SMH with and without the board collapsed
 
 The paper (Mercer, hold'em collusion report): 3P-MMH "about 5 million nodes", over 4 GB and
 about 10 hours (3,600 fictitious-play iterations) on a 16-core server to a 0.01-equilibrium;
@@ -31,7 +33,10 @@ CASES = {"none": "mercer-mmh(players=3)",
          "strong": "mercer-mmh(players=3,collusion=strong)",
          "weak": "mercer-mmh(players=3,collusion=weak)",
          "pot": "mercer-mmh(players=3,collusion=pot)",
-         "check": "mercer-mmh(players=3,check=true)"}
+         "check": "mercer-mmh(players=3,check=true)",
+         # 4 and 5 players of SMH, the board collapsed (games.holdem.collapse)
+         "smh4": "mercer-smh(players=4)",
+         "smh5": "mercer-smh(players=5)"}
 
 
 def _gb(kb: int) -> float:
@@ -65,6 +70,59 @@ def one(case: str, tol: float, iterations: int, growth: float, progress: bool) -
             "peak_rss_gb": _gb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)}
 
 
+def collapse_ratios(n: int, iterations: int, seed: int = 0) -> dict:
+    """N-player SMH built with the board collapsed and in full, in one process: nodes, build
+    seconds, CFR+ seconds per iteration (after one warm-up iteration), and the largest
+    differences of expected payoffs and NashConv at the collapsed game's CFR+ profile and at
+    a seeded random profile (the collapse is exact: both should be ~1e-15)."""
+    import numpy as np
+    from games import compile_game
+    from games.catalog.registry import make_game
+    from games.strategy import uniform_strategy
+    from solvers.evaluation import expected_payoffs, nash_conv
+    from solvers.learning.cfr_plus import CFR
+    out, cgs = {"players": n, "iterations": iterations}, {}
+    for key, spec in (("collapsed", f"mercer-smh(players={n})"),
+                      ("full", f"mercer-smh(players={n},collapse=false)")):
+        t = time.perf_counter()
+        cg = compile_game(make_game(spec))
+        out[f"{key}_build_s"] = time.perf_counter() - t
+        out[f"{key}_nodes"] = cg.n_nodes
+        method = CFR()
+        state = method.init(cg, uniform_strategy(cg))
+        method.advance(cg, state, 0, 1)
+        t = time.perf_counter()
+        method.advance(cg, state, 1, iterations)
+        out[f"{key}_s_per_iteration"] = (time.perf_counter() - t) / iterations
+        cgs[key] = (cg, method.average(cg, state))
+    (a, sigma), (b, _) = cgs["collapsed"], cgs["full"]
+    rand = np.random.default_rng(seed).random(a.legal.shape) * a.legal
+    du = dn = 0.0
+    for s in (sigma, rand / rand.sum(axis=1, keepdims=True)):
+        du = max(du, float(np.abs(expected_payoffs(a, s) - expected_payoffs(b, s)).max()))
+        dn = max(dn, abs(nash_conv(a, s) - nash_conv(b, s)))
+    out.update(max_payoff_diff=du, max_nash_conv_diff=dn, nash_conv=nash_conv(a, sigma),
+               infosets_equal=[i.label for i in a.game.infosets] ==
+               [i.label for i in b.game.infosets],
+               peak_rss_gb=_gb(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+    return out
+
+
+def collapse_row(r: dict) -> str:
+    f = {k: r[f"full_{k}"] / r[f"collapsed_{k}"] for k in ("nodes", "build_s", "s_per_iteration")}
+    return (f"| {r['players']}P-SMH | {r['full_nodes']:,} / {r['collapsed_nodes']:,} "
+            f"({f['nodes']:.1f}x) | {r['full_build_s']:.1f} / {r['collapsed_build_s']:.1f} s "
+            f"({f['build_s']:.1f}x) | {r['full_s_per_iteration']:.3f} / "
+            f"{r['collapsed_s_per_iteration']:.3f} s ({f['s_per_iteration']:.1f}x) | "
+            f"{r['max_payoff_diff']:.1e} | {r['max_nash_conv_diff']:.1e} | "
+            f"{r['infosets_equal']} | {r['peak_rss_gb']:.2f} GB |")
+
+
+COLLAPSE_HEADER = ("| game | nodes full / collapsed | build | CFR+ s/iteration | max payoff diff "
+                   "| max NashConv diff | same infosets | peak RSS |\n"
+                   "|---|---:|---:|---:|---:|---:|---|---:|")
+
+
 def row(r: dict) -> str:
     pay = ", ".join(f"{x:+.3f}" for x in r["payoffs"])
     stop = "NashConv <= tol" if r["converged"] else "iteration budget"
@@ -75,7 +133,7 @@ def row(r: dict) -> str:
 
 
 HEADER = ("| game | nodes | infosets | bytes/node | build | CFR+ iterations | solve | "
-          "s/iteration | NashConv | payoffs (seats 1-3) | peak RSS |\n"
+          "s/iteration | NashConv | payoffs (seats 1-N) | peak RSS |\n"
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 
 
@@ -90,7 +148,18 @@ def main() -> None:
     ap.add_argument("--progress", action="store_true", help="progress bars on stderr")
     ap.add_argument("--json", type=Path, help="also write the rows as JSON")
     ap.add_argument("--one", help=argparse.SUPPRESS)
+    ap.add_argument("--collapse", type=int, nargs="*",
+                    help="compare SMH with these player counts collapsed and in full")
     a = ap.parse_args()
+    if a.collapse:
+        print(COLLAPSE_HEADER, flush=True)
+        rows = []
+        for n in a.collapse:
+            rows.append(collapse_ratios(n, min(a.iterations, 10)))
+            print(collapse_row(rows[-1]), flush=True)
+        if a.json:
+            a.json.write_text(json.dumps(rows, indent=1) + "\n")
+        return
     if a.one:
         print(json.dumps(one(a.one, a.tol, a.iterations, a.growth, a.progress)), flush=True)
         return

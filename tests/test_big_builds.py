@@ -41,8 +41,8 @@ def test_cli_shows_stage_messages_on_stderr(monkeypatch, capsys):
 def test_registry_keeps_small_games_and_rebuilds_large_ones(monkeypatch):
     from games.catalog import registry
     assert registry.make_game("mercer-smh(bet=6)") is registry.make_game("mercer-smh(bet=6)")
-    monkeypatch.setattr(registry, "CACHE_NODES", 1000)      # mercer-smh: 4,451 nodes
+    monkeypatch.setattr(registry, "CACHE_NODES", 1000)      # mercer-smh: 1,141 nodes
     a = registry.make_game("mercer-smh(bet=7)")
     b = registry.make_game("mercer-smh(bet=7)")
-    assert a is not b and a.n_nodes == b.n_nodes == 4451
+    assert a is not b and a.n_nodes == b.n_nodes == 1141
     assert np.array_equal(a.payoffs, b.payoffs)

@@ -212,9 +212,9 @@ def test_leduc_deck_options(capsys):
 def test_export_refuses_huge_games_at_once(capsys, monkeypatch):
     from pokerdyn.commands.exact import export
 
-    monkeypatch.setattr(export, "MAX_EXPORT_NODES", 4000)
+    monkeypatch.setattr(export, "MAX_EXPORT_NODES", 1000)
     assert _fails(capsys, ["export", "mercer-smh", "x.efg"]) == \
-        "game 'mercer-smh' has 4,451 nodes, more than the 4,000 that export writes"
+        "game 'mercer-smh' has 1,141 nodes, more than the 1,000 that export writes"
 
 
 @settings(max_examples=20, deadline=None)

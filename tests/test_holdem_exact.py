@@ -51,10 +51,10 @@ def test_symbolic_bet_payoffs_are_exact_and_affine():
 
 
 def test_exact_game_compiles_to_the_float_game():
-    g = exact_game(partial(mercer_smh, players=2), bet=B)
+    g = exact_game(partial(mercer_smh, players=2, collapse=False), bet=B)
     for bet in (4, 1):
         a = compile_game(g, {"B": bet})
-        b = compile_game(mercer_smh(players=2, bet=bet))
+        b = compile_game(mercer_smh(players=2, bet=bet, collapse=False))
         assert np.allclose(a.payoffs, b.payoffs) and np.allclose(a.chance_prob, b.chance_prob)
     worst = min(min(row) for row in g.payoffs)
     assert sp.simplify(worst.subs(B, 4)) == -5 and sp.diff(worst, B) == -1

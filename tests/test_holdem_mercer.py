@@ -47,7 +47,7 @@ def _brute_force_uniform_smh(ranks: int, copies: int, bet: float = 4) -> float:
 
 
 def test_2p_smh_sizes_are_those_of_the_public_tree_times_the_deals():
-    g = mercer_smh(players=2)
+    g = mercer_smh(players=2, collapse=False)
     # 15 hole multisets for P1; P1: bet or fold; P2 (after a bet): call or fold
     assert g.n_infosets == 15 + 15 == 30
     # chance P1 (1) + chance P2 (15) + per hole pair (225): P1, fold-end, P2, fold-end, board

@@ -40,11 +40,13 @@ def test_path_counts_equal_the_deal_paths():
 
 
 def test_sizes_of_the_games_too_large_to_build():
-    """BENCHMARKS.md "Mercer with 4 and 5 players": 4P-SMH was built (7,799,881 nodes);
-    4P-MMH and 5P-SMH are only counted (over 200 million nodes each)."""
-    assert count_nodes(MERCER_DECK, _rounds("smh"), 4) == 7_799_881
+    """BENCHMARKS.md "Mercer with 4 and 5 players": 4P-MMH is only counted (382 million
+    nodes; nothing to collapse: it bets after the board); 5P-SMH has 203,787,441 nodes in
+    full and 35,857,341 with the board collapsed (built)."""
+    assert count_nodes(MERCER_DECK, _rounds("smh"), 4, collapse=False) == 7_799_881
     assert count_nodes(MERCER_DECK, _rounds("mmh"), 4) == 382_234_181
-    assert count_nodes(MERCER_DECK, _rounds("smh"), 5) == 203_787_441
+    assert count_nodes(MERCER_DECK, _rounds("smh"), 5, collapse=False) == 203_787_441
+    assert count_nodes(MERCER_DECK, _rounds("smh"), 5) == 35_857_341
 
 
 def test_deviation_is_the_distance_to_a_range():
@@ -113,6 +115,19 @@ def test_colluder_gains_are_the_non_colluders_losses():
         assert r["gain"] == pytest.approx(r["loss"], abs=1e-9)
     by = {r["kind"]: r["gain"] for r in rows}
     assert by["strong"] > by["weak"] - 0.002 and by["pot"] < 0
+    # 4 and 5 players (5P-SMH solved with the board collapsed): zero-sum too, the solves
+    # of one N on the same game size, strong collusion pays more than weak at every k
+    for n in (4, 5):
+        rows = gains(res, "smh", n)
+        assert {(r["colluders"], r["kind"]) for r in rows} >= {(2, kind) for kind in
+                                                                ("strong", "weak", "pot")}
+        for r in rows:
+            assert r["gain"] == pytest.approx(r["loss"], abs=1e-9)
+        by = {(r["colluders"], r["kind"]): r["gain"] for r in rows}
+        for k in {r["colluders"] for r in rows}:
+            if (k, "strong") in by and (k, "weak") in by:
+                assert by[k, "strong"] > by[k, "weak"]
+    assert {res[s]["nodes"] for s in res if "players=5" in s} == {35_857_341}
     assert spec_of("smh", 4, "weak", 3) == "mercer-smh(players=4,collusion=weak,colluders=[2,3,4])"
     make_game(spec_of("smh", 3, "pot", 2))
 

@@ -23,14 +23,17 @@ RESULTS = DATA / "mercer_colluders.json"
 
 
 NOTE = ("Colluders are the last k seats; gains are against the game without collusion at the "
-        "same seats (both CFR+; 3P to NashConv 0.0005, 4P 40 iterations, NashConv <= 0.008), "
-        "so weak-collusion gains below about 0.005 are within the solves' error.  Strong "
-        "collusion gains grow with k (+0.080, +0.107, +0.146 antes per hand); the paper's "
+        "same seats (both CFR+; 3P to NashConv 0.0005, 4P 40 iterations, NashConv <= 0.008; "
+        "5P 20 iterations on the game with its board collapsed, 35,857,341 nodes, NashConv "
+        "0.008-0.049), so weak-collusion gains below about 0.005 (3P, 4P) or 0.03-0.05 (5P) are "
+        "within the solves' error.  Strong collusion gains grow with k up to k = N - 2 "
+        "(3P +0.080; 4P +0.107, +0.146; 5P +0.121, +0.245) and not beyond (5P, k = 4: "
+        "+0.220, one victim left; the drop is about the solves' NashConv); the paper's "
         "footnote 6 puts 3P-SMH strong-collusion gains at 1e-4, far below our +0.080 with "
         "seats 2 and 3: only weak collusion gains that little (section mercer_strong: the "
         "footnote fits weak collusion, not strong).  Pot sharing costs the colluders about an ante each.  "
-        "5P-SMH (203,787,441 nodes) and 4P-MMH (382,234,181) are counted, not built "
-        "(over 8 GB; BENCHMARKS.md).")
+        "4P-MMH (382,234,181 nodes, no board collapse: it bets after the board) is counted, "
+        "not built (about 14 GB compiled, 25-30 GB while building; BENCHMARKS.md).")
 
 
 def spec_of(game: str, n: int, kind: str | None, k: int) -> str:
@@ -77,31 +80,47 @@ def markdown(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
+def plot_constraint(ax, rows: list[dict], kind: str):
+    """One constraint: the colluders' gain (solid, filled) and the non-colluders' loss
+    (dashed, open; equal to the gain in these zero-sum games) against k, one colour per
+    game."""
+    colours = {}
+    for r in rows:
+        colours.setdefault((r["game"], r["players"]), f"C{len(colours)}")
+    for (game, n), colour in colours.items():
+        pts = sorted((r["colluders"], r["gain"], r["loss"]) for r in rows
+                     if r["kind"] == kind and r["players"] == n and r["game"] == game)
+        if not pts:
+            continue
+        x, gain, loss = zip(*pts)
+        ax.plot(x, gain, "o-", color=colour, label=f"{n}P-{game.upper()} gain")
+        ax.plot(x, loss, "s--", color=colour, mfc="none", ms=9,
+                label=f"{n}P-{game.upper()} loss")
+    ax.axhline(0, color="k", lw=0.5)
+    ax.set_xticks([2, 3, 4])
+    ax.set_xlabel("number of colluders k (the last k seats)")
+    ax.set_ylabel("antes per hand")
+    ax.set_title(f"{kind} collusion: colluders' total gain, non-colluders' total loss",
+                 fontsize=8)
+    ax.legend(fontsize=6)
+    return ax
+
+
 def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
     out_dir = Path(out_dir)
     path, results = bench_results(RESULTS, out_dir, heavy, "mercer_colluders.py",
                                   "--players", "3", "4")
+    if heavy:
+        # 5P-SMH (35,857,341 nodes with the board collapsed): 20 CFR+ iterations per solve
+        path, results = bench_results(RESULTS, out_dir, heavy, "mercer_colluders.py",
+                                      "--players", "5", "--iterations", "20", "--growth", "2")
     rows = []
     for game in ("smh", "mmh"):
         for n in (3, 4, 5):
             rows += [{"game": game, **r} for r in gains(results, game, n)]
-    fig, axes = new_figure(1, 2, size=(10, 4))
-    for ax, key, title in ((axes[0], "gain", "colluders' total gain per hand"),
-                           (axes[1], "loss", "non-colluders' total loss per hand")):
-        for r_kind, style in zip(KINDS, ("o-", "s--", "^:")):
-            for game in ("smh", "mmh"):
-                for n in (3, 4, 5):
-                    pts = [(r["colluders"], r[key]) for r in rows
-                           if r["kind"] == r_kind and r["players"] == n and r["game"] == game]
-                    if pts:
-                        x, y = zip(*pts)
-                        ax.plot(x, y, style, label=f"{n}P-{game.upper()} {r_kind}")
-        ax.axhline(0, color="k", lw=0.5)
-        ax.set_xlabel("number of colluders k")
-        ax.set_ylabel("antes per hand")
-        ax.set_title(title, fontsize=9)
-        ax.set_yscale("symlog", linthresh=1e-3)
-        ax.legend(fontsize=7)
+    fig, axes = new_figure(1, len(KINDS), size=(13, 4))
+    for ax, kind in zip(np.ravel(axes), KINDS):
+        plot_constraint(ax, rows, kind)
     files = [save(fig, out_dir, f"{NAME}.png")]
     table = out_dir / f"{NAME}.md"
     table.write_text("## The colluder count (the paper's open question)\n\n" + markdown(rows)

@@ -46,11 +46,13 @@ iterations), i.e. the paper rounds those cells; every other cell agrees to its p
 digit.  Payoffs: the two-player values (LP 0.104194 and 0.419302 for player 2) and the
 3P-SMH payoffs are discussed in the sections; Table 7's cells are withheld from our copy.
 
-Colluder count (the paper's open question, section "colluders" below): strong collusion
-gains the colluders more as they grow (3P-SMH 2 colluders +0.080; 4P-SMH 2 colluders
-+0.107, 3 colluders +0.146 antes per hand), weak collusion gains nothing measurable (all
-within the solves' NashConv), and pot sharing costs the colluders more than an ante per
-hand.
+Colluder count (the paper's open question, section "colluders" below; 5P-SMH solved on
+its exactly collapsed tree, 20 CFR+ iterations, NashConv 0.008-0.049): strong collusion
+gains the colluders more as they grow up to N - 2 colluders (3P-SMH 2 colluders +0.080;
+4P-SMH 2 and 3 colluders +0.107, +0.146; 5P-SMH 2 and 3 colluders +0.121, +0.245 antes per
+hand) and no more with 4 of 5 (+0.220: one victim left); weak collusion gains nothing
+measurable (all within the solves' NashConv), and pot sharing costs the colluders more
+than an ante per hand (5P: -1.08 with 2 colluders, -2.41 with 3, -4.02 with 4).
 
 Footnote 6 (3P-SMH strong-collusion gains "on the order of 10^-4"; section "Footnote 6"
 below): the Java code's strong collusion is shared hole cards plus win sharing, as ours,

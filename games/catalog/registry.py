@@ -41,7 +41,7 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
     "kuhn3": ("cards",),
     "river": ("dist1", "dist2", "street", "max_bets", "bet_size"),
     "mercer-smh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
-                   "max_bets", "ante"),
+                   "max_bets", "ante", "collapse"),
     "mercer-mmh": ("players", "bet", "check", "collusion", "colluders", "ranks", "copies",
                    "max_bets", "ante"),
     "leduc": ("players", "merge", "ranks", "suits"),

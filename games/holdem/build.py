@@ -35,8 +35,9 @@ from games.collusion import check_seats
 from games.errors import GameError
 from games.holdem.betting import Round, betting_template
 from games.holdem.cards import Deck
+from games.holdem.collapse import BoardExpectation, expected_payoffs, trailing_round
 from games.holdem.deals import SHARED, Stage, deal_paths, hands, path_counts, views
-from games.holdem.evaluators import Evaluator, pot_shares
+from games.holdem.evaluators import Evaluator, MercerEvaluator, pot_shares
 from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 COLLUSION = ("weak", "pot", "strong")
@@ -76,11 +77,15 @@ def _stages(rounds: Sequence[Round], n: int) -> list[list[Stage]]:
     return out
 
 
-def _public_tree(rounds, n: int, stages) -> _Public:
+def _public_tree(rounds, n: int, stages, stop: int | None = None) -> _Public:
+    """``stop``: the first collapsed round (its deals and the later rounds become one
+    terminal node whose payoff is the expectation over them)."""
     pub = _Public()
 
     def enter(r, active, contrib, parent, edge, depth, hist):
-        if r == len(rounds):
+        if r == len(rounds) or r == stop:
+            for rnd in rounds[r:]:            # antes of the collapsed rounds
+                contrib = tuple(c + rnd.ante if a else c for c, a in zip(contrib, active))
             pub.add(TERMINAL, parent, edge, depth, hist=hist, contrib=contrib, active=active)
             return
         rnd = rounds[r]
@@ -166,7 +171,7 @@ def _label(name_of, stages_flat, p, team, view, hist) -> str:
 def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_players: int,
                name: str = "holdem", collusion: str | None = None,
                colluders: Sequence[int] | None = None, merge: bool = True,
-               description: str = "") -> Game:
+               description: str = "", collapse: bool | None = None) -> Game:
     """The game of ``rounds`` dealt from ``deck`` and settled by ``evaluator``.
 
     Parameters
@@ -176,6 +181,11 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     merge : bool
         Deal rank multisets (exact card-removal weights) when the evaluator ignores suits;
         False deals distinct cards (one outcome per card set, as OpenSpiel does).
+    collapse : None, True or False
+        Boards dealt after the last betting round (no decision below them, as in Mercer's
+        SMH) become terminal nodes paying the exact expectation over the board
+        (:mod:`games.holdem.collapse`): the same information sets and expected payoffs,
+        far fewer nodes.  None: whenever possible; True: required (GameError if not).
     """
     if not isinstance(n_players, int) or n_players < 2:
         raise GameError(f"n_players={n_players!r} is outside [2, inf)")
@@ -187,10 +197,11 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     n = n_players
     start = time.perf_counter()
     stages = _stages(rounds, n)
-    flat = tuple(s for st in stages for s in st)
     merged = bool(merge and not evaluator.suited)
+    stop = trailing_round(rounds, merged, evaluator, collapse)
+    flat = tuple(s for st in stages[:stop] for s in st)
     paths = deal_paths(deck, flat, merged)
-    pub = _public_tree(rounds, n, stages)
+    pub = _public_tree(rounds, n, stages, stop)
 
     # ---- information sets: (public decision node, view of its player at its depth)
     strong_team = team if collusion == "strong" else ()
@@ -208,13 +219,19 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     # ---- payoff ingredients per terminal public node
     sets = sorted({pub.active[v] for v, k in enumerate(pub.kind)
                    if k == TERMINAL and sum(pub.active[v]) > 1})
-    share_tab = _shares(deck, evaluator, paths, n, sets) if sets else None
+    if stop is None:
+        share_tab = _shares(deck, evaluator, paths, n, sets) if sets else None
+    elif sets:
+        board = BoardExpectation(deck, evaluator, paths, n,
+                                 sum(rnd.shared_cards for rnd in rounds[stop:]))
 
     def rows(v):
         """Net payoffs of the terminal public node ``v`` for every deal path of its depth."""
         contrib = np.array([float(c) for c in pub.contrib[v]])
         pot = contrib.sum()
         act = pub.active[v]
+        if sum(act) > 1 and stop is not None:      # collapsed: exact expectation
+            return expected_payoffs(*board.shares(act), pub.contrib[v], collusion, team)
         if sum(act) > 1:
             if pub.depth[v] != len(flat):
                 raise AssertionError("showdown before all cards are dealt")
@@ -281,15 +298,18 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
     return game
 
 
-def count_nodes(deck: Deck, rounds: Sequence[Round], n_players: int) -> int:
+def count_nodes(deck: Deck, rounds: Sequence[Round], n_players: int,
+                collapse: bool | None = None, evaluator: Evaluator | None = None) -> int:
     """Nodes of :func:`build_game`'s game (rank-merged deals, any collusion: it changes only
     payoffs and information sets) without building it: the public tree's nodes, each
-    counted once per deal path of its depth (:func:`games.holdem.deals.path_counts`)."""
+    counted once per deal path of its depth (:func:`games.holdem.deals.path_counts`).
+    ``collapse`` as in :func:`build_game` (``evaluator``: default a strength evaluator)."""
     rounds = tuple(rounds)
     _check_cards(deck, rounds, n_players)
     stages = _stages(rounds, n_players)
-    cnt = path_counts(deck, tuple(s for st in stages for s in st))
-    return int(sum(cnt[d] for d in _public_tree(rounds, n_players, stages).depth))
+    stop = trailing_round(rounds, True, evaluator or MercerEvaluator(), collapse)
+    cnt = path_counts(deck, tuple(s for st in stages[:stop] for s in st))
+    return int(sum(cnt[d] for d in _public_tree(rounds, n_players, stages, stop).depth))
 
 
 __all__ = ["COLLUSION", "build_game", "count_nodes"]

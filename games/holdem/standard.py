@@ -70,8 +70,9 @@ MAX_RANKS = len(RANK_NAMES)
 
 
 def _mercer(kind: str, players, bet, check, collusion, colluders, ranks, copies, max_bets,
-            ante) -> Game:
-    n = _players(players, (2, 3, 4) if kind == "smh" else (2, 3))
+            ante, collapse=True) -> Game:
+    n = _players(players, (2, 3, 4, 5) if kind == "smh" else (2, 3))
+    collapse = _bool("collapse", collapse)
     check = _bool("check", check)
     ranks = _int("ranks", ranks, 1, MAX_RANKS)
     copies = _int("copies", copies, 1)
@@ -94,23 +95,27 @@ def _mercer(kind: str, players, bet, check, collusion, colluders, ranks, copies,
     default_bets = 1 if kind == "smh" else 2
     opts = [f"players={n}"] + ([f"bet={_text(bet)}"] if bet != 4 else []) + \
         (["check=true"] if check else []) + ([f"collusion={collusion}"] if collusion else []) + \
-        ([f"max_bets={max_bets}"] if max_bets != default_bets else [])
+        ([f"max_bets={max_bets}"] if max_bets != default_bets else []) + \
+        ([] if collapse or kind == "mmh" else ["collapse=false"])
     top = deck.rank_name(ranks - 1)
     desc = (f"{n}-player {'Simple' if kind == 'smh' else 'Multiround'} Mercer Hold'em "
             f"({', '.join(opts)}): {ranks * copies} cards (ranks 2-{top}, {copies} each), "
             f"ante {_text(ante)}, bet {_text(bet)}")
     return build_game(deck, rounds, MercerEvaluator(), n, name=f"mercer-{kind}",
-                      collusion=collusion, colluders=_colluders(colluders, n), description=desc)
+                      collusion=collusion, colluders=_colluders(colluders, n), description=desc,
+                      collapse=None if collapse else False)
 
 
 def mercer_smh(players: int = 2, bet=4, check: bool = False, collusion: str | None = None,
                colluders=None, ranks: int = 5, copies: int = 4, max_bets: int = 1,
-               ante=1) -> Game:
+               ante=1, collapse: bool = True) -> Game:
     """Simple Mercer Hold'em: ante ``ante``, two hole cards, ``max_bets`` orbits of betting
     (bet ``bet``, or fold), two shared cards, showdown with Mercer's 4-card ranking; the
-    deck has ``ranks`` ranks (2, 3, ...) of ``copies`` cards each."""
+    deck has ``ranks`` ranks (2, 3, ...) of ``copies`` cards each.  ``collapse`` (default)
+    replaces the board's chance nodes by their exact expected showdown payoffs (no decision
+    follows the board; :mod:`games.holdem.collapse`); False keeps one node per board."""
     return _mercer("smh", players, bet, check, collusion, colluders, ranks, copies, max_bets,
-                   ante)
+                   ante, collapse)
 
 
 def mercer_mmh(players: int = 2, bet=4, check: bool = False, collusion: str | None = None,
