@@ -84,8 +84,15 @@ def solve_lcp_all(cg: CompiledGame, max_pivots: int = 100_000) -> LCPResult:
     n1, n2 = sizes[0], sizes[1]
     ends: list[tuple[int, np.ndarray, int]] = []     # (start, z, pivots), distinct in floats
     for k, (_, player, seqs) in enumerate(starts):
-        z, pivots = lemke(M, q, [float(v) for v in covering(sizes, player, seqs)],
-                          max_pivots=max_pivots)
+        try:
+            z, pivots = lemke(M, q, [float(v) for v in covering(sizes, player, seqs)],
+                              max_pivots=max_pivots)
+        except GameError:                # a float tie read as a ray: follow the exact path
+            if Me is None:
+                Me, qe, _ = lcp_system(cg, exact=True)
+            z, pivots = lemke(Me, qe, covering(sizes, player, seqs), exact=True,
+                              max_pivots=max_pivots)
+            z = np.array([float(v) for v in z])
         if not any(np.allclose(z[:n1 + n2], e[1][:n1 + n2], atol=1e-9) for e in ends):
             ends.append((k, z, pivots))
     found: list[LCPEquilibrium] = []
