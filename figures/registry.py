@@ -34,6 +34,7 @@ FIGURES: dict[str, str] = {
     "qre_selection": "figures.qre.selection",
     "qre_stability": "figures.qre.stability",
     "n_card": "figures.frontier.n_card",
+    "full_street": "figures.frontier.full_street",
     "kuhn3_family": "figures.frontier.kuhn3_family",
     "mercer_tables_2p": "figures.mercer.tables_2p",
     "mercer_tables_3p": "figures.mercer.tables_3p",

@@ -274,11 +274,15 @@ _CACHE: dict[tuple, list[Piece]] = {}
 
 
 def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
-                       merge: bool = True, reduce: bool = True) -> list[Piece]:
+                       merge: bool = True, reduce: bool = True,
+                       generic: Sequence[Family] | None = None) -> list[Piece]:
     """All equilibrium families of ``game`` over the whole P axis (cached per process);
     ``reduce`` (default) replaces each piece's families by the smallest equivalent list
-    (:func:`solvers.symbolic.reduce.reduce_families`), ``merge`` joins adjacent pieces."""
-    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge, reduce)
+    (:func:`solvers.symbolic.reduce.reduce_families`), ``merge`` joins adjacent pieces.
+    ``generic``: the generic families, found elsewhere (:mod:`solvers.symbolic.fullaxis`),
+    instead of the case search's (no leaves are re-solved at the critical values)."""
+    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge, reduce,
+           None if generic is None else tuple(generic))
     if key in _CACHE:
         return _CACHE[key]
     p = pot_symbol(game)
@@ -294,7 +298,8 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
     if low != 0:
         raise GameError("the P axis must start at 0 (domain (0, oo))")
     critical: dict = {}
-    gen = enumerate_families(game, fixed=fixed, critical=critical)
+    gen = list(generic) if generic is not None else \
+        enumerate_families(game, fixed=fixed, critical=critical)
     roots = {r for r, _ in critical.values()}
     for fam in gen:
         for c in _constraint_polys(fam, p):

@@ -15,6 +15,12 @@ def add_arguments(p) -> None:
                         "runs proposing supports (default 20 each)")
     p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="root of the runs' numpy SeedSequence (default 0)")
+    p.add_argument("--pots", default=None,
+                   help="games past the case search, no --pot: the P range A:B of the "
+                        "whole-axis enumeration (default 2:20)")
+    p.add_argument("--state", default=None,
+                   help="whole-axis enumeration: file of the pots done, to resume "
+                        "(default .pokerdyn-GAME-axis.json)")
     p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
                    help="processes for the seeded runs (default: one per CPU)")
 
@@ -52,7 +58,10 @@ def run(args) -> int:
 
     game = load_game(args.game)
     if len(game.named) > MAX_PARAMETERS:  # past the case search: supports from learning
+        from pokerdyn.commands.exact.equilibrium_axis import applies, run_axis
         from pokerdyn.commands.exact.equilibrium_supports import run_supports
+        if applies(game, args):
+            return run_axis(game, args)
         return run_supports(game, args)
     game, fams = families(args.game, args.pot)
     if args.json:

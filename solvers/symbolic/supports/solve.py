@@ -97,14 +97,15 @@ def _distance(sol: Mapping, near: Mapping[sp.Symbol, float]) -> float:
 
 def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any],
                   names: Sequence[str], near: Mapping[str, float] | None = None,
-                  keep: float = 0.05) -> list[Family]:
+                  keep: float = 0.05, solver=None) -> list[Family]:
     """The families of one support at a numeric pot (``P`` already substituted).
 
     ``conds`` are the counterfactual gains of the parameters left free by ``fixed``
     (:func:`.gains.counterfactual_gains`), ``case`` their (a)/(b)/(c) letters, ``names`` all
     named parameters of the game (the strategy lists them all: ``fixed`` values, solved
     expressions, free symbols).  With ``near`` (a learned limit) only solution branches
-    within ``keep`` of it, or the nearest one, are combined."""
+    within ``keep`` of it, or the nearest one, are combined.  ``solver(eqs, unknowns)``
+    returns a block's branches (default: the triangular solver)."""
     if len(case) != len(conds):
         raise GameError(f"case {case!r} has {len(case)} letters for {len(conds)} parameters")
     ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
@@ -114,7 +115,8 @@ def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any
     point = {sp.Symbol(k, real=True): float(v) for k, v in (near or {}).items()}
     per_block = []
     for beqs, bxs in blocks(eqs, unknowns):
-        branches = [s for s, only, _ in solve_triangular(beqs, bxs, None) if not only]
+        branches = solver(beqs, bxs) if solver else \
+            [s for s, only, _ in solve_triangular(beqs, bxs, None) if not only]
         if not branches:
             return []
         if point and len(branches) > 1:
