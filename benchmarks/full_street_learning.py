@@ -17,10 +17,11 @@ import sympy as sp
 
 
 def families_at(rec: dict, pot: sp.Expr) -> list[dict]:
+    from solvers.symbolic.family_records import parse_set
+
     out = []
     for pc in rec["pieces"]:
-        s = sp.sympify(pc["p_set"])
-        s = s if isinstance(s, sp.Set) else sp.FiniteSet(s)
+        s = parse_set(pc["p_set"])
         if s.contains(pot) is sp.true:
             out += pc["families"]
     return out
@@ -57,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         fams = families_at(rec, pot)
         cg = compile_game(game, {"P": float(pot)})
         for run in learned_profiles(cg, seeds=a.seeds, seed=0,
-                                    iterations={"cfr+": 50_000, "fp": 200_000}):
+                                    iterations={"cfr+": 200_000, "fp": 200_000}):
             d = min((distance(f, run.values, names, pot) for f in fams), default=float("inf"))
             rows.append({"pot": x, "method": run.method, "seed": run.seed,
                          "nash_conv": run.nash_conv, "families_at_pot": len(fams),

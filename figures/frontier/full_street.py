@@ -52,7 +52,7 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         hi = min(hi, top)
         if hi <= lo:
             continue
-        free = {sp.Symbol(k, real=True): sp.sympify(fam["certificate"]["sample"][k])
+        free = {sp.Symbol(k): sp.sympify(fam["certificate"]["sample"][k])
                 for k in fam["free"]}
         xs = np.linspace(lo, hi, 40)
         col = colours.setdefault(fam["support"], f"C{len(colours) % 10}")

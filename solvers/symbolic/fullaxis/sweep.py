@@ -136,7 +136,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
     sample, and ``certificate``: a rational pot inside the piece, a point of the family
     there and its exact NashConv), the ranges where at least three families coexist (with
     each end's minimal polynomial), the enumerated pots and the time."""
-    from solvers.symbolic.family_records import solution_record
+    from solvers.symbolic.family_records import set_str, solution_record
     from solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
 
     p = pot_symbol(game)
@@ -160,7 +160,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
                 "pot": str(at), "sample": {k: str(v) for k, v in smp.items()},
                 "nash_conv": str(nash_conv_fraction(game, at, smp, pays)) if exact else None}
             fams.append(rec)
-        pieces.append({"p_set": str(s), "families": fams})
+        pieces.append({"p_set": set_str(s), "families": fams})
     return {"game": game.name, "p_min": str(low), "p_max": str(high),
             "fixed": {k: str(v) for k, v in fixed.items()}, "free_names": names,
             "pots_enumerated": sw.pots, "supports": sw.supports,
