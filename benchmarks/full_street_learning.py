@@ -28,14 +28,26 @@ def families_at(rec: dict, pot: sp.Expr) -> list[dict]:
 
 
 def distance(fam: dict, values: dict, names: list[str], pot: sp.Expr) -> float:
+    """Max-norm distance from the limit to the family at ``pot``: a linear programme over
+    the family's free parameters in [0, 1] (its strategy is affine in them at a fixed pot;
+    the family's other constraints on them are left out, so this is a lower bound when the
+    free parameters end up outside them)."""
+    import numpy as np
+    from scipy.optimize import linprog
+
     P = sp.Symbol("P", positive=True)
-    free = {sp.Symbol(k, real=True): sp.Rational(str(round(min(1, max(0, values[k])), 6)))
-            for k in fam["free"]}
-    out = 0.0
+    xs = [sp.Symbol(k) for k in fam["free"]]
+    rows, rhs = [], []
     for n in names:
-        e = sp.sympify(fam["strategy"][n], locals={"P": P}).xreplace({P: pot, **free})
-        out = max(out, abs(float(e) - values[n]))
-    return out
+        e = sp.expand(sp.sympify(fam["strategy"][n], locals={"P": P}).xreplace({P: pot}))
+        a = [float(e.coeff(x, 1)) for x in xs]
+        b = float(e.xreplace({x: 0 for x in xs}))
+        rows += [a + [-1.0], [-c for c in a] + [-1.0]]
+        rhs += [values[n] - b, b - values[n]]
+    k = len(xs)
+    res = linprog(np.r_[np.zeros(k), 1.0], A_ub=np.array(rows), b_ub=np.array(rhs),
+                  bounds=[(0, 1)] * k + [(0, None)])
+    return float(res.x[-1])
 
 
 def main(argv: list[str] | None = None) -> int:

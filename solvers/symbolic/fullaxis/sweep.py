@@ -111,8 +111,28 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
         todo = [s for s in _samples(pieces, low, high) if str(s) not in done]
         if not todo:
             break
+    tasks = _point_tasks(pieces, conds, done)
+    if tasks:  # enumerated critical values: their own supports re-solved there
+        gen = [f for fs in supports.values() for f in fs]
+        pieces = equilibrium_pieces(game, fixed, generic=gen, tasks=tasks)
     return Sweep(pieces, {k: len(v) for k, v in done.items()}, sorted(supports),
                  time.perf_counter() - t0)
+
+
+def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict) -> dict:
+    """The supports found at enumerated pots that are ends of pieces (critical values,
+    where families may exist that no generic family's limit gives), as leaves to re-solve
+    there."""
+    ends = {e for pc in pieces for e in (pc.p_set.inf, pc.p_set.sup) if e is not sp.oo}
+    out: dict = {}
+    for key, cases in done.items():
+        v = sp.Rational(key)
+        if v not in ends:
+            continue
+        leaves = [("leaf", {c.symbol: sp.Integer(1 if k == "a" else 0)
+                            for c, k in zip(conds, case) if k in "ab"}, case) for case in cases]
+        out[sp.srepr(v)] = (v, leaves)
+    return out
 
 
 def _samples(pieces: Sequence[Piece], low: sp.Expr, high: sp.Expr) -> list[sp.Expr]:
