@@ -166,3 +166,22 @@ def _families():
     from figures.frontier.full_street import families
 
     return [x for x in families(REC) if x[1] > x[0]]
+
+
+@pytest.mark.parametrize("pots", ["5:3", "abc", "2:3:4"])
+def test_cli_whole_axis_rejects_a_bad_pot_range(capsys, pots):
+    from pokerdyn.cli import main
+
+    assert main(["equilibria", "kuhn3-full-simplified", "--pots", pots]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pot" in err[0]
+
+
+def test_cli_whole_axis_applies_only_without_a_pot():
+    from argparse import Namespace
+
+    from pokerdyn.commands.exact.equilibrium_axis import applies
+
+    assert applies(GAME, Namespace(pot=None))
+    assert not applies(GAME, Namespace(pot="9"))
+    assert not applies(get_game("kuhn3"), Namespace(pot=None))  # 48 frequencies
