@@ -142,7 +142,10 @@ def _family(conds, case, ab, sol, fixed, names) -> Family | None:
     for c, k in zip(conds, case):
         g = c.gradient.xreplace(full)
         if g.free_symbols:
-            g = sp.Integer(0) if algebraic.vanishes(g) else sp.cancel(g)
+            try:
+                g = sp.Integer(0) if algebraic.vanishes(g) else sp.cancel(g)
+            except ZeroDivisionError:  # a 'coefficient != 0' branch whose coefficient vanished
+                return None
         if k == "a":
             cons.append((g, False))
         elif k == "b":
