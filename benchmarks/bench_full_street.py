@@ -11,10 +11,12 @@ Jobs:
   its generic leaves and the leaves recorded at isolated pots;
 - ``pot:X``: every equilibrium at the exact pot X (walk + exact solve), each family's sample
   certified by an exact NashConv;
-- ``axis`` (only with --axis): the whole-axis piecewise run (not finished within the issue's
-  goal yet: see BENCHMARKS.md).
+- ``axis`` (only with --axis): the whole-axis run of 2 <= P <= 20 by complete exact
+  enumerations at rational pots (:mod:`solvers.symbolic.fullaxis`, the path of
+  ``pokerdyn equilibria kuhn3-full-simplified``); with --record it also writes the committed
+  result figures/frontier/data/full_street_families.json.
 
-    PYTHONPATH=. python benchmarks/bench_full_street.py [--pots 3,6,9] [--axis] [--out FILE]
+    PYTHONPATH=. python benchmarks/bench_full_street.py [--pots 3,6,9] [--axis [--record]] [--out FILE]
 """
 from __future__ import annotations
 
@@ -54,9 +56,20 @@ else:
         out["families"] = len(sols)
         out["free_dims"] = [len(s.free) for s in sols]
         out["nash_conv_zero"] = all(exact_nash_conv(g, pot, s.sample()) == 0 for s in sols)
-    elif job == "axis":
-        from solvers.symbolic.piecewise import equilibrium_pieces
-        out["pieces"] = len(equilibrium_pieces(g, fixed))
+    elif job.startswith("axis"):
+        from solvers.symbolic.fullaxis.sweep import sweep, sweep_record
+        from pokerdyn.commands.exact.equilibrium_axis import START
+        lo, hi = sp.Integer(2), sp.Integer(20)
+        res = sweep(g, fixed, lo, hi, start=START)
+        rec = sweep_record(g, fixed, res, lo, hi)
+        out["pieces"] = len(rec["pieces"])
+        out["pots_enumerated"] = len(rec["pots_enumerated"])
+        out["supports"] = len(rec["supports"])
+        out["coexistence"] = [c["p_set"] for c in rec["coexistence"]]
+        out["sweep_seconds"] = rec["seconds"]
+        if job == "axis:record":
+            from figures.frontier.full_street import RECORD
+            RECORD.write_text(json.dumps(rec, indent=1) + "\n")
 out["seconds"] = time.perf_counter() - t0
 out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
@@ -76,13 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pots", default="3,6,9", help="exact pots for the fixed-pot jobs")
     ap.add_argument("--axis", action="store_true", help="also try the whole-axis run")
-    ap.add_argument("--axis-timeout", type=float, default=1800.0)
+    ap.add_argument("--axis-timeout", type=float, default=3600.0)
+    ap.add_argument("--record", action="store_true",
+                    help="with --axis: write figures/frontier/data/full_street_families.json")
     ap.add_argument("--out", default="benchmarks/results/full_street.json")
     a = ap.parse_args(argv)
     jobs = ["third", "dominance", "walk"] + [f"pot:{x}" for x in a.pots.split(",") if x]
     rows = [measure(j) for j in jobs]
     if a.axis:
-        rows.append(measure("axis", a.axis_timeout))
+        rows.append(measure("axis:record" if a.record else "axis", a.axis_timeout))
     for r in rows:
         print(json.dumps(r))
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)

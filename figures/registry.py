@@ -35,6 +35,7 @@ FIGURES: dict[str, str] = {
     "qre_stability": "figures.qre.stability",
     "n_card": "figures.frontier.n_card",
     "n_card_midrange": "figures.frontier.n_card_midrange",
+    "full_street": "figures.frontier.full_street",
     "kuhn3_family": "figures.frontier.kuhn3_family",
     "kuhn3_pot": "figures.frontier.kuhn3_pot",
     "mercer_tables_2p": "figures.mercer.tables_2p",

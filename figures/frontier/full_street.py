@@ -1,84 +1,85 @@
 """Full-street simplified 3-player Kuhn poker (Billingham, arXiv 1707.01392): the 13
-frequencies iterated dominance leaves free, at every equilibrium found by exact enumeration
-at a set of pots (one marker per equilibrium family at its exact sample point; a family
-with free parameters is drawn at its interior sample).
+frequencies iterated dominance leaves free, along every equilibrium family of the
+whole-axis enumeration (:mod:`solvers.symbolic.fullaxis`), against the pot P.
 
-``quick`` reads the families recorded in ``full_street_families.json`` (written by this
-module's :func:`record`, each sample certified by an exact NashConv of 0); the full mode
-enumerates them again at the recorded pots (minutes per pot).
+Both modes read the committed result ``data/full_street_families.json`` (written by
+``pokerdyn equilibria kuhn3-full-simplified --json`` through
+``benchmarks/bench_full_street.py --record``; the enumeration itself takes minutes).  A
+family with free parameters is drawn at its certificate's values of them.  ``quick``
+(the default in reproduce) draws only; the full mode also re-checks every family's exact
+NashConv at its certificate pot.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import numpy as np
+
 from figures.base import FigureResult, new_figure, save
 
-RECORD = Path(__file__).with_name("full_street_families.json")
-GAME = "kuhn3-full-simplified"
+RECORD = Path(__file__).with_name("data") / "full_street_families.json"
+SOURCE = "Billingham, arXiv 1707.01392 (full street simplified three player Kuhn poker)"
 
 
-def record(pots, path: Path = RECORD) -> dict:
-    """Enumerate every equilibrium at each exact pot in ``pots`` and write the record."""
+def families(rec: dict) -> list[tuple[float, float, dict]]:
+    """(low, high, family record) of every family on an interval piece, in P order."""
     import sympy as sp
 
-    from games import get_game
-    from solvers.symbolic.dominance import reduce_game
-    from solvers.symbolic.nash_conv import exact_nash_conv
-    from solvers.symbolic.piecewise import solutions_at
-
-    game = get_game(GAME)
-    fixed = reduce_game(game)
-    out = {}
-    for x in pots:
-        pot = sp.Rational(str(x))
-        fams = []
-        for s in solutions_at(game, pot, fixed):
-            smp = s.sample()
-            fams.append({"strategy": {k: str(v) for k, v in s.strategy}, "free": list(s.free),
-                         "constraints": [str(c) for c in s.constraints],
-                         "payoffs": [str(e) for e in s.payoffs],
-                         "sample": {k: str(v) for k, v in smp.items()},
-                         "nash_conv": str(exact_nash_conv(game, pot, smp))})
-        out[str(pot)] = {"families": fams}
-    path.write_text(json.dumps(out, indent=1) + "\n")
+    out = []
+    for pc in rec["pieces"]:
+        s = sp.sympify(pc["p_set"])
+        if not isinstance(s, sp.Interval):
+            continue
+        hi = float(s.end) if s.end is not sp.oo else float("inf")
+        out += [(float(s.start), hi, fam) for fam in pc["families"]]
     return out
-
-
-def free_names(rec: dict) -> list[str]:
-    """The frequencies that are not the same in every recorded family."""
-    fams = [f for v in rec.values() for f in v["families"]]
-    names = list(fams[0]["sample"]) if fams else []
-    return [n for n in names if len({f["sample"][n] for f in fams}) > 1]
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     import sympy as sp
 
     rec = json.loads(RECORD.read_text())
-    if not quick:
-        rec = record([sp.Rational(k) for k in rec], Path(out_dir) / RECORD.name)
-    names = free_names(rec)
-    ncols = 4
-    nrows = -(-len(names) // ncols) or 1
-    fig, axes = new_figure(nrows, ncols, size=(3.0 * ncols, 2.5 * nrows), squeeze=False)
-    counts = {}
-    for pot, v in rec.items():
-        x = float(sp.Rational(pot))
-        counts[pot] = len(v["families"])
-        for k, fam in enumerate(v["families"]):
-            for ax, n in zip(axes.flat, names):
-                ax.plot([x], [float(sp.sympify(fam["sample"][n]))], "o", ms=4,
-                        color=f"C{k % 10}", alpha=0.8)
+    names = list(rec["free_names"])
+    P = sp.Symbol("P", positive=True)
+    fams = families(rec)
+    top = float(rec["p_max"])
+    nrows, ncols = -(-len(names) // 4), 4
+    fig, axes = new_figure(nrows, ncols, size=(3.2 * ncols, 2.4 * nrows), squeeze=False)
+    colours: dict[str, str] = {}
+    checked = 0
+    for lo, hi, fam in fams:
+        hi = min(hi, top)
+        if hi <= lo:
+            continue
+        free = {sp.Symbol(k): sp.sympify(fam["certificate"]["sample"][k])
+                for k in fam["free"]}
+        xs = np.linspace(lo, hi, 40)
+        col = colours.setdefault(fam["support"], f"C{len(colours) % 10}")
+        for ax, n in zip(axes.flat, names):
+            e = sp.sympify(fam["strategy"][n], locals={"P": P}).xreplace(free)
+            f = sp.lambdify(P, e, "numpy")
+            ax.plot(xs, np.broadcast_to(f(xs), xs.shape), color=col, lw=1.4, alpha=0.8)
+        if not quick:
+            from games import get_game
+            from solvers.symbolic.fullaxis.certify import nash_conv_fraction
+
+            c = fam["certificate"]
+            assert nash_conv_fraction(get_game(rec["game"]), sp.Rational(c["pot"]),
+                                      c["sample"]) == 0
+            checked += 1
     for ax, n in zip(axes.flat, names):
-        ax.set_title(n)
+        ax.set_title(n, fontsize=9)
         ax.set_ylim(-0.05, 1.05)
+        ax.set_xlim(2, top)
         ax.set_xlabel("P")
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     path = save(fig, out_dir, "full_street_frequencies.png")
+    counts = [len(pc["families"]) for pc in rec["pieces"]]
     return FigureResult("full_street_frequencies", (path,),
                         "Equilibrium frequencies of full-street simplified 3-player Kuhn "
-                        "poker at the enumerated pots (exact, NashConv 0); colours index the "
-                        "families at each pot.", {"families_per_pot": counts},
-                        "Billingham arXiv 1707.01392")
+                        "poker against the pot P, every family of the exact whole-axis "
+                        "enumeration (colour: support).",
+                        {"pieces": len(counts), "max_coexisting": max(counts, default=0),
+                         "supports": len(colours), "certified_again": checked}, SOURCE)

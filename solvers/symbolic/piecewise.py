@@ -274,11 +274,18 @@ _CACHE: dict[tuple, list[Piece]] = {}
 
 
 def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
-                       merge: bool = True, reduce: bool = True) -> list[Piece]:
+                       merge: bool = True, reduce: bool = True,
+                       generic: Sequence[Family] | None = None,
+                       tasks: dict | None = None) -> list[Piece]:
     """All equilibrium families of ``game`` over the whole P axis (cached per process);
     ``reduce`` (default) replaces each piece's families by the smallest equivalent list
-    (:func:`solvers.symbolic.reduce.reduce_families`), ``merge`` joins adjacent pieces."""
-    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge, reduce)
+    (:func:`solvers.symbolic.reduce.reduce_families`), ``merge`` joins adjacent pieces.
+    ``generic``: the generic families, found elsewhere (:mod:`solvers.symbolic.fullaxis`),
+    instead of the case search's; ``tasks`` (root key -> (value, [("leaf", fixed, case)]))
+    are the leaves re-solved at those exact values (the case search records its own)."""
+    key = (id(game), game.name, tuple(sorted((fixed or {}).items())), merge, reduce,
+           None if generic is None else tuple(generic), None if tasks is None else
+           tuple(sorted(tasks)))
     if key in _CACHE:
         return _CACHE[key]
     p = pot_symbol(game)
@@ -293,8 +300,9 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
     low = sp.nsimplify(dom.low) if dom and dom.low > -float("inf") else sp.S.Zero
     if low != 0:
         raise GameError("the P axis must start at 0 (domain (0, oo))")
-    critical: dict = {}
-    gen = enumerate_families(game, fixed=fixed, critical=critical)
+    critical: dict = dict(tasks or {})
+    gen = list(generic) if generic is not None else \
+        enumerate_families(game, fixed=fixed, critical=critical)
     roots = {r for r, _ in critical.values()}
     for fam in gen:
         for c in _constraint_polys(fam, p):

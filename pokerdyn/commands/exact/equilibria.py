@@ -16,8 +16,13 @@ def add_arguments(p) -> None:
     p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="root of the runs' numpy SeedSequence (default 0)")
     p.add_argument("--pots", default=None,
-                   help="games past the case search: pot range A:B (exact, e.g. 2:10), the "
-                        "families piecewise in P from runs at sample pots (default seeds 4)")
+                   help="games past the case search, no --pot: the pot range A:B (exact, "
+                        "e.g. 2:10): up to 40 frequencies the whole-axis enumeration "
+                        "(default 2:20), beyond that the families piecewise in P from runs at "
+                        "sample pots (default seeds 4)")
+    p.add_argument("--state", default=None,
+                   help="whole-axis enumeration: file of the pots done, to resume "
+                        "(default .pokerdyn-GAME-axis.json)")
     p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
                    help="processes for the seeded runs (default: one per CPU)")
 
@@ -55,7 +60,10 @@ def run(args) -> int:
 
     game = load_game(args.game)
     if len(game.named) > MAX_PARAMETERS:  # past the case search: supports from learning
+        from pokerdyn.commands.exact.equilibrium_axis import applies, run_axis
         from pokerdyn.commands.exact.equilibrium_supports import run_pot_sweep, run_supports
+        if applies(game, args):
+            return run_axis(game, args)
         return run_pot_sweep(game, args) if args.pots else run_supports(game, args)
     if args.pots:
         from games import GameError

@@ -108,7 +108,7 @@ def _distance(sol: Mapping, near: Mapping[sp.Symbol, float]) -> float:
 def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any],
                   names: Sequence[str], near: Mapping[str, float] | None = None,
                   keep: float = 0.05, p: sp.Symbol | None = None,
-                  guided: bool = False) -> list[Family]:
+                  guided: bool = False, solver=None) -> list[Family]:
     """The families of one support at a numeric pot (``P`` already substituted), or with
     the pot symbol ``p`` left symbolic (equations over QQ(P); families that exist only at
     isolated roots of a polynomial in ``P`` are left out).
@@ -120,7 +120,8 @@ def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any
     within ``keep`` of it, or the nearest one, are combined; ``guided``: a pivot clearly
     nonzero at ``near`` (more than ``CLEAR``) is divided by without the branch where it
     vanishes (coupled blocks of 13 unknowns otherwise branch 2^k times: kuhn3 at P = 4).
-    With ``p``, ``near`` must hold the pot under the name ``P``."""
+    With ``p``, ``near`` must hold the pot under the name ``P``.  ``solver(eqs, unknowns)``
+    returns a block's branches at a numeric pot (default: the triangular solver)."""
     if len(case) != len(conds):
         raise GameError(f"case {case!r} has {len(case)} letters for {len(conds)} parameters")
     ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
@@ -133,8 +134,11 @@ def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any
     nonzero = (lambda e: _clear(e, point)) if point and guided else None
     per_block = []
     for beqs, bxs in blocks(eqs, unknowns):
-        branches = [(s, only) for s, only, _ in solve_triangular(beqs, bxs, p, None, nonzero)
-                    if p is not None or not only]
+        if solver is not None and p is None:
+            branches = [(s, ()) for s in solver(beqs, bxs)]
+        else:
+            branches = [(s, only) for s, only, _ in
+                        solve_triangular(beqs, bxs, p, None, nonzero) if p is not None or not only]
         if not branches:
             return []
         if point and len(branches) > 1:
@@ -165,7 +169,10 @@ def _family(conds, case, ab, sol, fixed, names, only=()) -> Family | None:
     for c, k in zip(conds, case):
         g = c.gradient.xreplace(full)
         if g.free_symbols:
-            g = sp.Integer(0) if algebraic.vanishes(g) else sp.cancel(g)
+            try:
+                g = sp.Integer(0) if algebraic.vanishes(g) else sp.cancel(g)
+            except ZeroDivisionError:  # a 'coefficient != 0' branch whose coefficient vanished
+                return None
         if k == "a":
             cons.append((g, False))
         elif k == "b":

@@ -1,0 +1,84 @@
+"""``pokerdyn equilibria GAME`` (no --pot) for games past the case search whose dominance-
+reduced frequencies fit it (kuhn3-full-simplified: 36 named, 13 left): every equilibrium
+piecewise in P over --pots A:B, from complete exact enumerations at rational pots
+(solvers.symbolic.fullaxis).  Minutes: a progress bar per pot, and each pot's supports are
+written to --state as they are found, so an interrupted run resumes there."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pokerdyn.commands.common import emit_json
+
+MAX_NAMED = 40  # dominance over more named frequencies takes too long for this path
+START = ("5/2", "7/2", "9/2", "11/2", "6", "7", "8", "9", "10", "12", "15", "20")
+
+
+def applies(game, args) -> bool:
+    """Whether this path answers: no --pot, a pot parameter, at most MAX_NAMED frequencies."""
+    return args.pot is None and "P" in game.param_names and len(game.named) <= MAX_NAMED
+
+
+def run_axis(game, args) -> int:
+    import sympy as sp
+    from tqdm.auto import tqdm
+
+    from games import GameError
+    from solvers.symbolic.dominance import reduce_game
+    from solvers.symbolic.enumeration import MAX_PARAMETERS
+    from solvers.symbolic.fullaxis.sweep import sweep, sweep_record
+
+    from pokerdyn.commands.exact.equilibrium_supports import run_supports
+
+    low, high = _range(getattr(args, "pots", None) or "2:20")
+    fixed = reduce_game(game)
+    if len(game.named) - len(fixed) > MAX_PARAMETERS:
+        return run_supports(game, args)
+    state = Path(getattr(args, "state", None) or f".pokerdyn-{game.name}-axis.json")
+    done = json.loads(state.read_text()) if state.exists() else {}
+    start = [s for s in START if low <= sp.Rational(s) <= high] or [str((low + high) / 2)]
+    bar = tqdm(desc="pots enumerated", unit="pot", disable=args.json, initial=len(done))
+
+    def step(pot: str) -> None:
+        state.write_text(json.dumps(done))
+        bar.update(1)
+        bar.set_postfix_str(f"P = {pot}")
+
+    try:
+        res = sweep(game, fixed, low, high, start=start, progress=step, done=done)
+    finally:
+        bar.close()
+    rec = sweep_record(game, fixed, res, low, high)
+    if args.json:
+        emit_json(rec)
+        return 0
+    if not rec["pieces"]:
+        raise GameError(f"no equilibrium family found on {low} <= P <= {high}")
+    for pc in rec["pieces"]:
+        print(f"P in {pc['p_set']}: {len(pc['families'])} families")
+        for k, fam in enumerate(pc["families"], 1):
+            own = {n: v for n, v in fam["strategy"].items() if n not in rec["fixed"]}
+            print(f"  family {k} (support {fam['support']}): "
+                  + ", ".join(f"{n} = {v}" for n, v in own.items()))
+            if fam["free"]:
+                print(f"    free: {', '.join(fam['free'])}; constraints: "
+                      + ", ".join(fam["constraints"]))
+            print("    payoffs: " + ", ".join(f"E{i + 1} = {e}"
+                                           for i, e in enumerate(fam["payoffs"])))
+    for c in rec["coexistence"]:
+        print(f"{c['count']} distinct equilibria coexist on P in {c['p_set']}")
+    print(f"{len(rec['pots_enumerated'])} pots enumerated completely in {rec['seconds']} s")
+    return 0
+
+
+def _range(text: str):
+    from games import GameError
+    from solvers.symbolic.pot_values import exact_pot
+
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise GameError(f"--pots={text!r} is not a range A:B (two numbers, A < B)")
+    a, b = (exact_pot(s) for s in parts)
+    if not a < b:
+        raise GameError(f"--pots={text} is an empty or reversed range; give A:B with A < B")
+    return a, b

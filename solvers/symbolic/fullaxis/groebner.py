@@ -1,0 +1,146 @@
+"""Exact solution of one block of indifference equations by a lex Groebner basis.
+
+At a rational pot the coefficients lie in QQ: a zero-dimensional block is solved back from
+its lex basis, keeping only roots in [0, 1] (each unknown is a probability), found by exact
+root isolation of the univariate polynomials (``sp.Poly.real_roots``).  With the pot
+symbolic the coefficients lie in QQ(P) and a univariate polynomial is factored over QQ(P):
+its linear factors give rational-function branches (valid for all but finitely many P).
+A block with free unknowns (positive dimension) goes to the triangular solver
+(:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
+Irrational branches in a symbolic P are counted in ``SKIPPED``; irrational roots at a
+numeric pot are carried as 50-digit floats and recorded in ``NUMERIC`` (a family whose
+values stay floats is flagged by the caller: not exact).
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import sympy as sp
+
+from solvers.symbolic.enumeration import solve_triangular
+
+SKIPPED: list = []
+NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot
+DIGITS = 50
+
+
+def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | None
+                ) -> list[dict]:
+    """All solution branches ``{x: value}`` of ``eqs = 0`` (unknowns in [0, 1] at a
+    numeric pot); an empty list if there is none."""
+    eqs, xs = [sp.expand(e) for e in eqs], list(xs)
+    eqs, xs, aside = _set_aside(eqs, xs)
+    if not eqs:
+        return [_resolve(aside, {})]
+    dom = sp.QQ if p is None else sp.QQ.frac_field(p)
+    G = sp.groebner(eqs, *xs, order="grevlex", domain=dom)
+    if G.exprs == [1]:
+        return []
+    if not G.is_zero_dimensional:
+        sols = [s for s, only, _ in solve_triangular(eqs, xs, p) if not only]
+    else:
+        lex = G.fglm("lex") if len(xs) > 1 else G
+        sols = _back(list(lex.exprs), xs, {}, p)
+    return [_resolve(aside, s) for s in sols]
+
+
+def _set_aside(eqs: list, xs: list) -> tuple[list, list, list]:
+    """Equations with an unknown that no other equation contains, of degree 1 with a
+    constant coefficient: they only fix that unknown (``x = value of the others``), so
+    they leave the system (a positive-dimensional block often becomes zero-dimensional)."""
+    aside = []
+    changed = True
+    while changed:
+        changed = False
+        for k, e in enumerate(eqs):
+            for x in sorted(e.free_symbols & set(xs), key=lambda s: s.name):
+                if any(x in f.free_symbols for j, f in enumerate(eqs) if j != k):
+                    continue
+                c1 = e.coeff(x, 1)
+                if c1.free_symbols & set(xs) or sp.degree(e, x) != 1:
+                    continue
+                aside.append((x, sp.expand(-e.coeff(x, 0) / c1)))
+                eqs = eqs[:k] + eqs[k + 1:]
+                xs = [y for y in xs if y != x]
+                changed = True
+                break
+            if changed:
+                break
+    return eqs, xs, aside
+
+
+def _resolve(aside: list, sol: dict) -> dict:
+    """The set-aside unknowns in terms of the solution (last set aside first)."""
+    out = dict(sol)
+    for x, e in reversed(aside):
+        out[x] = sp.expand(e.xreplace(out))
+    return out
+
+
+def _back(polys: list, xs: list, known: dict, p) -> list[dict]:
+    """Solve a lex basis from its last unknown upwards (``known``: values so far)."""
+    todo = [x for x in xs if x not in known]
+    if not todo:
+        return [dict(known)]
+    x = todo[-1]
+    rest = set(todo[:-1])
+    uni = []
+    for f in polys:
+        g = sp.expand(f.xreplace(known)) if known else f
+        if g != 0 and x in g.free_symbols and not (g.free_symbols & rest):
+            uni.append(g)
+    if not uni:
+        return []
+    h = uni[0]
+    for g in uni[1:]:
+        h = sp.gcd(h, g)
+    out = []
+    for r in _roots(h, x, p):
+        known2 = {**known, x: r}
+        if _consistent(polys, known2, rest):
+            out += _back(polys, xs, known2, p)
+    return out
+
+
+def _consistent(polys, known, rest) -> bool:
+    for f in polys:
+        if f.free_symbols & rest:
+            continue
+        v = f.xreplace(known)
+        if v.free_symbols - {s for s in v.free_symbols if s.name == "P"}:
+            continue
+        if v.has(sp.Float):
+            if abs(v.evalf(DIGITS)) > 1e-30:
+                return False
+        elif sp.cancel(v) != 0:
+            return False
+    return True
+
+
+def _roots(h: sp.Expr, x: sp.Symbol, p) -> list:
+    if p is None:
+        poly = sp.Poly(h, x)
+        if not (poly.domain.is_QQ or poly.domain.is_ZZ):
+            return [r for r in sp.solve(h, x) if r.is_real and 0 <= r <= 1]
+        out = []
+        for fac, _ in poly.factor_list()[1]:
+            if fac.degree() == 1:
+                r = -fac.all_coeffs()[1] / fac.all_coeffs()[0]
+                out += [r] if 0 <= r <= 1 else []
+            elif fac.degree() > 1 and fac.count_roots(0, 1):
+                # an irrational root: carried on as a 50-digit float (exact radicals made
+                # back-substitution and sign tests cost tens of seconds per leaf)
+                NUMERIC.append(fac.as_expr())
+                out += [sp.Float(r.evalf(DIGITS), DIGITS) for r in fac.real_roots()
+                        if 0 <= r <= 1]
+        return out
+    num = sp.numer(sp.together(h))
+    out = []
+    for fac, _ in sp.factor_list(num, x)[1]:
+        pf = sp.Poly(fac, x)
+        if pf.degree() == 1:
+            a, b = pf.all_coeffs()
+            out.append(sp.cancel(-b / a))
+        elif pf.degree() > 1:
+            SKIPPED.append(fac)
+    return out

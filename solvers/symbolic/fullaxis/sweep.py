@@ -1,0 +1,212 @@
+"""All equilibria of a game with a pot ``P`` over an interval of P, from complete exact
+enumerations at rational pots.
+
+1. At a rational pot ``v`` every equilibrium is found (:func:`pot_families`): the compiled
+   case walk (:mod:`solvers.symbolic.casesearch.walk`) with ``P = v`` leaves a few hundred
+   supports; each is solved exactly, block by block, by lex Groebner bases over QQ
+   (:mod:`.groebner`; the triangular solver's non-linear fallback took up to 260 s on one
+   leaf of kuhn3-full-simplified, the basis takes milliseconds).
+2. Each support found is solved again with ``P`` symbolic (Groebner bases over QQ(P)):
+   its generic family, in closed form in ``P`` and free parameters.
+3. The generic families go to :func:`solvers.symbolic.piecewise.equilibrium_pieces`: the P
+   axis is cut at every root of every constraint (exact algebraic endpoints), each piece
+   keeps the families feasible on it, adjacent pieces with equal families merge.
+4. Every open piece whose rational sample was not enumerated yet is enumerated there; a
+   support found that no generic family explains is added and step 3 is repeated.
+
+What this proves: at every enumerated pot the set is complete (the case walk is exhaustive
+and the Groebner bases exact); every piece's families are exact equilibria on the whole
+piece (their constraints hold on it); each piece holds an enumerated pot whose complete set
+equals the piece's families.  What it does not prove: that no further support exists only
+on a sub-interval of a piece that contains no enumerated pot.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import sympy as sp
+
+from games import Game
+
+from solvers.symbolic import psplit
+from solvers.symbolic.casesearch import walk
+from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
+from solvers.symbolic.fullaxis.groebner import solve_block
+from solvers.symbolic.piecewise import Piece, equilibrium_pieces
+from solvers.symbolic.supports.solve import solve_support
+
+
+def at_pot(conds: Sequence[Condition], p: sp.Symbol, v: sp.Expr) -> tuple[Condition, ...]:
+    """The conditions with ``P = v`` substituted."""
+    return tuple(Condition(c.name, c.player, c.symbol, sp.expand(c.gradient.xreplace({p: v})))
+                 for c in conds)
+
+
+def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
+                 fixed: Mapping[str, Any]) -> list[Family]:
+    """Every equilibrium family at the exact pot ``v`` (complete: every leaf of the case
+    walk solved exactly), each with its case string (the support)."""
+    p = pot_symbol(game)
+    cv = at_pot(conds, p, v)
+    names = [n.name for n in game.named]
+    out = []
+    for _, case in walk.case_leaves(cv, None, {}):
+        for fam in solve_support(cv, case, fixed, names,
+                                 solver=lambda e, x: solve_block(e, x, None)):
+            if not fam.free or psplit.feasible(fam.constraints, fam.free_symbols()):
+                out.append(fam)
+    return out
+
+
+def generic_family(game: Game, conds: Sequence[Condition], case: str,
+                   fixed: Mapping[str, Any]) -> list[Family]:
+    """The families of support ``case`` with ``P`` symbolic (closed form in ``P``)."""
+    p = pot_symbol(game)
+    names = [n.name for n in game.named]
+    return solve_support(conds, case, fixed, names, solver=lambda e, x: solve_block(e, x, p))
+
+
+@dataclass
+class Sweep:
+    """The result: pieces of the P axis with their families, the pots enumerated (pot ->
+    number of families there), the supports found and the time spent."""
+
+    pieces: list[Piece]
+    pots: dict = field(default_factory=dict)
+    supports: list = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
+          start: Sequence[sp.Expr] = (), rounds: int = 6,
+          progress: Callable[[str], None] | None = None,
+          done: dict | None = None) -> Sweep:
+    """Pieces of ``low <= P <= high`` (see the module docstring).  ``start``: pots to
+    enumerate first; ``done``: pot -> supports of an earlier (resumed) run, updated in
+    place."""
+    t0 = time.perf_counter()
+    conds = conditions(game, None, fixed)
+    done = {} if done is None else done
+    supports: dict[str, list[Family]] = {}
+    todo = [sp.Rational(x) for x in start]
+    pieces: list[Piece] = []
+    for _ in range(rounds):
+        new = False
+        for v in todo:
+            key = str(v)
+            if key not in done:
+                done[key] = sorted({f.cases for f in pot_families(game, conds, v, fixed)})
+                if progress:
+                    progress(key)
+            for case in done[key]:
+                if case not in supports:
+                    supports[case] = generic_family(game, conds, case, fixed)
+                    new = True
+        if not new and pieces:
+            break
+        gen = [f for fs in supports.values() for f in fs]
+        pieces = equilibrium_pieces(game, fixed, generic=gen)
+        todo = [s for s in _samples(pieces, low, high) if str(s) not in done]
+        if not todo:
+            break
+    tasks = _point_tasks(pieces, conds, done)
+    if tasks:  # enumerated critical values: their own supports re-solved there
+        gen = [f for fs in supports.values() for f in fs]
+        pieces = equilibrium_pieces(game, fixed, generic=gen, tasks=tasks)
+    return Sweep(pieces, {k: len(v) for k, v in done.items()}, sorted(supports),
+                 time.perf_counter() - t0)
+
+
+def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict) -> dict:
+    """The supports found at enumerated pots that are ends of pieces (critical values,
+    where families may exist that no generic family's limit gives), as leaves to re-solve
+    there."""
+    ends = {e for pc in pieces for e in (pc.p_set.inf, pc.p_set.sup) if e is not sp.oo}
+    out: dict = {}
+    for key, cases in done.items():
+        v = sp.Rational(key)
+        if v not in ends:
+            continue
+        leaves = [("leaf", {c.symbol: sp.Integer(1 if k == "a" else 0)
+                            for c, k in zip(conds, case) if k in "ab"}, case) for case in cases]
+        out[sp.srepr(v)] = (v, leaves)
+    return out
+
+
+def _samples(pieces: Sequence[Piece], low: sp.Expr, high: sp.Expr) -> list[sp.Expr]:
+    """A rational pot inside every open piece that meets [low, high]."""
+    out = []
+    for pc in pieces:
+        s = pc.p_set
+        if not isinstance(s, sp.Interval):
+            continue
+        a, b = sp.Max(s.start, low), sp.Min(s.end, high)
+        if psplit.sign(b - a) <= 0:
+            continue
+        out.append(psplit.rational_between(a, b))
+    return out
+
+
+def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
+                 high: sp.Expr) -> dict:
+    """The sweep as JSON-ready data: the pieces meeting ``[low, high]`` with their families
+    (``family_records`` format plus ``support``: the a/b/c pattern of the certificate
+    sample, and ``certificate``: a rational pot inside the piece, a point of the family
+    there and its exact NashConv), the ranges where at least three families coexist (with
+    each end's minimal polynomial), the enumerated pots and the time."""
+    from solvers.symbolic.family_records import set_str, solution_record
+    from solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
+
+    p = pot_symbol(game)
+    names = [n.name for n in game.named if n.name not in fixed]
+    pieces = []
+    for pc in sw.pieces:
+        s = pc.p_set
+        if psplit.sign(sp.Min(s.sup, high) - sp.Max(s.inf, low)) < 0:
+            continue
+        at = s.inf if isinstance(s, sp.FiniteSet) else psplit.rational_between(
+            sp.Max(s.inf, low), sp.Min(s.sup, high))
+        exact = at.is_Rational
+        pays = exact_payoffs(game, at) if exact else None
+        fams = []
+        for sol in pc.solutions:
+            rec = solution_record(s, sol)
+            smp = sol.sample(at, p)
+            rec["support"] = "".join("b" if smp[n] == 0 else "a" if smp[n] == 1 else "c"
+                                     for n in names)
+            rec["certificate"] = {
+                "pot": str(at), "sample": {k: str(v) for k, v in smp.items()},
+                "nash_conv": str(nash_conv_fraction(game, at, smp, pays)) if exact else None}
+            fams.append(rec)
+        pieces.append({"p_set": set_str(s), "families": fams})
+    return {"game": game.name, "p_min": str(low), "p_max": str(high),
+            "fixed": {k: str(v) for k, v in fixed.items()}, "free_names": names,
+            "pots_enumerated": sw.pots, "supports": sw.supports,
+            "coexistence": coexistence(sw.pieces, p), "seconds": round(sw.seconds, 1),
+            "pieces": pieces}
+
+
+def coexistence(pieces: Sequence[Piece], p: sp.Symbol, count: int = 3) -> list[dict]:
+    """Maximal runs of adjacent pieces with at least ``count`` families: the set of P, the
+    number of families, and each end with its minimal polynomial over QQ."""
+    runs: list[list] = []
+    for pc in pieces:
+        n = len(pc.solutions)
+        if n < count:
+            continue
+        s = pc.p_set
+        if runs and psplit.sign(runs[-1][0].sup - s.inf) == 0:
+            runs[-1][0] = sp.Union(runs[-1][0], s)
+            runs[-1][1] = min(runs[-1][1], n)
+        else:
+            runs.append([s, n])
+    out = []
+    for s, n in runs:
+        ends = [e for e in (s.inf, s.sup) if e is not sp.oo]
+        out.append({"p_set": str(s), "count": n,
+                    "ends": [{"value": str(e), "float": float(e),
+                              "minimal_polynomial": str(sp.minimal_polynomial(e, p))}
+                             for e in ends]})
+    return out
