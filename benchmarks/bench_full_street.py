@@ -16,7 +16,8 @@ Jobs:
   ``pokerdyn equilibria kuhn3-full-simplified``); with --record it also writes the committed
   result figures/frontier/data/full_street_families.json.
 
-    PYTHONPATH=. python benchmarks/bench_full_street.py [--pots 3,6,9] [--axis [--record]] [--out FILE]
+    PYTHONPATH=. python benchmarks/bench_full_street.py [--jobs third,dominance,walk] [--pots 3,6,9]
+        [--axis [--record]] [--out FILE]
 """
 from __future__ import annotations
 
@@ -93,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--record", action="store_true",
                     help="with --axis: write figures/frontier/data/full_street_families.json")
     ap.add_argument("--out", default="benchmarks/results/full_street.json")
+    ap.add_argument("--jobs", default="third,dominance,walk",
+                    help="which of third, dominance, walk to run (comma list; '' for none)")
     a = ap.parse_args(argv)
-    jobs = ["third", "dominance", "walk"] + [f"pot:{x}" for x in a.pots.split(",") if x]
+    jobs = [j for j in a.jobs.split(",") if j] + [f"pot:{x}" for x in a.pots.split(",") if x]
     rows = [measure(j) for j in jobs]
     if a.axis:
         rows.append(measure("axis:record" if a.record else "axis", a.axis_timeout))
