@@ -93,3 +93,19 @@ def test_three_distinct_payoff_vectors_coexist_in_the_third_range():
     assert len(others) == 2 and tuple(mine) not in others
     third = [c for c in REC["coexistence"] if "sqrt(97)" in c["p_set"]]
     assert third and third[0]["families"] == ["F2", "F3", "F10"]
+
+
+def test_f10_joins_f3_at_its_lower_end_and_f2_at_its_upper_end():
+    """F10 is the branch between the two families of the enumerated piece: its payoffs equal
+    one of them at each end (to 50 digits) and neither inside."""
+    lo, hi = (sp.sympify(e["value"]) for e in F10["ends"])
+    piece = next(pc for pc in REC["pieces"] if _as_set(pc["p_set"]) == sp.Interval(lo, hi))
+    pays = [[sp.sympify(e, locals=LOC) for e in f["payoffs"]]
+            for f in piece["families"] + [F10]]
+
+    def meets(at: sp.Expr) -> list[bool]:
+        return [float(max(abs(sp.N((a - b).xreplace({P: at}), 50)) for a, b in zip(f, pays[-1])))
+                < 1e-40 for f in pays[:-1]]
+
+    assert sorted(meets(lo)) == [False, True] and sorted(meets(hi)) == [False, True]
+    assert meets(lo) != meets(hi) and meets((lo + hi) / 2) == [False, False]
