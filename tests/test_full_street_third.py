@@ -109,3 +109,20 @@ def test_f10_joins_f3_at_its_lower_end_and_f2_at_its_upper_end():
 
     assert sorted(meets(lo)) == [False, True] and sorted(meets(hi)) == [False, True]
     assert meets(lo) != meets(hi) and meets((lo + hi) / 2) == [False, False]
+
+
+def test_the_sweep_reports_the_support_it_cannot_solve_in_P():
+    """F10's support, solved with P symbolic, gives no family rational in P
+    (generic_family returns []): the sweep lists it under ``unresolved_supports`` with the
+    pots where it was enumerated, unless those pots are only ends of pieces."""
+    from solvers.symbolic.enumeration import conditions
+    from solvers.symbolic.fullaxis.sweep import generic_family, unresolved
+    from solvers.symbolic.piecewise import Piece
+    case = F10["support"]
+    conds = conditions(GAME, None, FIXED)
+    assert generic_family(GAME, conds, case, FIXED) == []
+    done = {"13/4": [case], "33/10": [case, "x"], "4": [case]}
+    supports = {case: [], "x": ["a family"]}
+    end = Piece(sp.Interval(sp.Rational(7, 2), 4), ())
+    assert unresolved([end], supports, done) == {case: ["13/4", "33/10"]}
+    assert unresolved([end], {case: ["a family"], "x": []}, done) == {"x": ["33/10"]}

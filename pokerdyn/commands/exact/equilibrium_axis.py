@@ -67,6 +67,10 @@ def run_axis(game, args) -> int:
                                            for i, e in enumerate(fam["payoffs"])))
     for c in rec["coexistence"]:
         print(f"{c['count']} distinct equilibria coexist on P in {c['p_set']}")
+    for u in rec["unresolved_supports"]:
+        print(f"support {u['support']} (equilibria at P = {', '.join(u['pots'])}) has no "
+              "family rational in P (not in the pieces above; README: the quadratic family "
+              "F10 is one)")
     print(f"{len(rec['pots_enumerated'])} pots enumerated completely in {rec['seconds']} s")
     return 0
 

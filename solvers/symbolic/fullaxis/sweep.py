@@ -77,6 +77,7 @@ class Sweep:
     pots: dict = field(default_factory=dict)
     supports: list = field(default_factory=list)
     seconds: float = 0.0
+    unresolved: dict = field(default_factory=dict)
 
 
 def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
@@ -116,7 +117,23 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
         gen = [f for fs in supports.values() for f in fs]
         pieces = equilibrium_pieces(game, fixed, generic=gen, tasks=tasks)
     return Sweep(pieces, {k: len(v) for k, v in done.items()}, sorted(supports),
-                 time.perf_counter() - t0)
+                 time.perf_counter() - t0, unresolved(pieces, supports, done))
+
+
+def unresolved(pieces: Sequence[Piece], supports: Mapping[str, list], done: Mapping) -> dict:
+    """Supports found at an enumerated pot that is not an end of a piece whose solve with
+    ``P`` symbolic gave no family rational in ``P`` (e.g. a root of a quadratic in ``P``:
+    the full-street family F10 on [(3+sqrt 97)/4, (3+sqrt 15)/2], README): support -> the
+    pots where it was found.  The pieces do not hold these families; the caller says so."""
+    ends = {e for pc in pieces for e in (pc.p_set.inf, pc.p_set.sup) if e is not sp.oo}
+    out: dict = {}
+    for key, cases in done.items():
+        if sp.Rational(key) in ends:
+            continue
+        for case in cases:
+            if not supports.get(case, [None]):
+                out.setdefault(case, []).append(key)
+    return {c: sorted(v, key=sp.Rational) for c, v in sorted(out.items())}
 
 
 def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict) -> dict:
@@ -184,6 +201,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
     return {"game": game.name, "p_min": str(low), "p_max": str(high),
             "fixed": {k: str(v) for k, v in fixed.items()}, "free_names": names,
             "pots_enumerated": sw.pots, "supports": sw.supports,
+            "unresolved_supports": [{"support": c, "pots": v} for c, v in sw.unresolved.items()],
             "coexistence": coexistence(sw.pieces, p), "seconds": round(sw.seconds, 1),
             "pieces": pieces}
 
