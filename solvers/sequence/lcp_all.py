@@ -80,30 +80,37 @@ def solve_lcp_all(cg: CompiledGame, max_pivots: int = 100_000) -> LCPResult:
     sf = sequence_form(cg)
     starts = [("ones", None, ())] + plan_starts(cg)
     M, q, sizes = lcp_system(cg, exact=False)
-    Me = qe = None
+    exact_system: list = []
     n1, n2 = sizes[0], sizes[1]
-    ends: list[tuple[int, np.ndarray, int]] = []     # (start, z, pivots), distinct in floats
+
+    def exact_path(k: int) -> tuple[list, int]:
+        """Start ``k``'s Lemke path in rationals (the exact LCP built once, when first needed)."""
+        if not exact_system:
+            exact_system.extend(lcp_system(cg, exact=True)[:2])
+        d = covering(sizes, starts[k][1], starts[k][2])
+        z, pivots = lemke(*exact_system, d, exact=True, max_pivots=max_pivots)
+        return list(z), pivots
+
+    # (start, float z, pivots, exact z or None), distinct in floats
+    ends: list[tuple[int, np.ndarray, int, list | None]] = []
     for k, (_, player, seqs) in enumerate(starts):
+        exact = None
         try:
             z, pivots = lemke(M, q, [float(v) for v in covering(sizes, player, seqs)],
                               max_pivots=max_pivots)
         except GameError:                # a float tie read as a ray: follow the exact path
-            if Me is None:
-                Me, qe, _ = lcp_system(cg, exact=True)
-            z, pivots = lemke(Me, qe, covering(sizes, player, seqs), exact=True,
-                              max_pivots=max_pivots)
-            z = np.array([float(v) for v in z])
+            exact, pivots = exact_path(k)
+            z = np.array([float(v) for v in exact])
         if not any(np.allclose(z[:n1 + n2], e[1][:n1 + n2], atol=1e-9) for e in ends):
-            ends.append((k, z, pivots))
+            ends.append((k, z, pivots, exact))
     found: list[LCPEquilibrium] = []
-    for k, z, pivots in ends:
-        xe, ye, nc, pay = _exact_point(cg, z[:n1], z[n1:n1 + n2])
-        if nc != 0:                      # rounding or a float tie: follow the exact path
-            if Me is None:
-                Me, qe, _ = lcp_system(cg, exact=True)
-            d = covering(sizes, starts[k][1], starts[k][2])
-            z, pivots = lemke(Me, qe, d, exact=True, max_pivots=max_pivots)
-            xe, ye = list(z[:n1]), list(z[n1:n1 + n2])
+    for k, z, pivots, exact in ends:
+        if exact is None:
+            xe, ye, nc, pay = _exact_point(cg, z[:n1], z[n1:n1 + n2])
+        if exact is None and nc != 0:    # rounding or a float tie: follow the exact path
+            exact, pivots = exact_path(k)
+        if exact is not None:
+            xe, ye = exact[:n1], exact[n1:n1 + n2]
             nc, pay = exact_nash_conv(cg, xe, ye)
         if any(e.exact_plans == (tuple(xe), tuple(ye)) for e in found):
             continue
