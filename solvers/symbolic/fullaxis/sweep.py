@@ -125,7 +125,7 @@ def unresolved(pieces: Sequence[Piece], supports: Mapping[str, list], done: Mapp
     ``P`` symbolic gave no family rational in ``P`` (e.g. a root of a quadratic in ``P``:
     the full-street family F10 on [(3+sqrt 97)/4, (3+sqrt 15)/2], README): support -> the
     pots where it was found.  The pieces do not hold these families; the caller says so."""
-    ends = {e for pc in pieces for e in (pc.p_set.inf, pc.p_set.sup) if e is not sp.oo}
+    ends = _piece_ends(pieces)
     out: dict = {}
     for key, cases in done.items():
         if sp.Rational(key) in ends:
@@ -140,7 +140,7 @@ def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict
     """The supports found at enumerated pots that are ends of pieces (critical values,
     where families may exist that no generic family's limit gives), as leaves to re-solve
     there."""
-    ends = {e for pc in pieces for e in (pc.p_set.inf, pc.p_set.sup) if e is not sp.oo}
+    ends = _piece_ends(pieces)
     out: dict = {}
     for key, cases in done.items():
         v = sp.Rational(key)
@@ -150,6 +150,11 @@ def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict
                             for c, k in zip(conds, case) if k in "ab"}, case) for case in cases]
         out[sp.srepr(v)] = (v, leaves)
     return out
+
+
+def _piece_ends(pieces: Sequence[Piece]) -> set:
+    """The finite ends of the pieces (the critical values of the axis)."""
+    return {e for pc in pieces for e in (pc.p_set.inf, pc.p_set.sup) if e is not sp.oo}
 
 
 def _samples(pieces: Sequence[Piece], low: sp.Expr, high: sp.Expr) -> list[sp.Expr]:
