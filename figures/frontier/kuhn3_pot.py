@@ -1,8 +1,10 @@
 """3-player Kuhn poker (4 cards, pot P): the certified equilibrium families against P, from
 ``pokerdyn equilibria kuhn3 --pots 2:10 --json`` (supports proposed by seeded CFR+/FP runs,
 each solved with P symbolic: solvers.symbolic.supports.pot_sweep; committed in
-figures/frontier/data/kuhn3_pot.json) and a second sweep of 5/2 <= P <= 7/2
-(kuhn3_pot_low.json; family numbers continue after the first's).
+figures/frontier/data/kuhn3_pot.json), a second sweep of 5/2 <= P <= 7/2
+(kuhn3_pot_low.json) and three sweeps of the parts of [2, 5] the first two did not sample,
+(2, 5/2), (7/2, 4), (9/2, 5) (kuhn3_pot_gaps.json, benchmarks/kuhn3_pot_gaps.py); family
+numbers continue from one sweep to the next.
 
 Top: each player's payoff on every family (families with free parameters at the free values
 of the family's certified point, where those stay inside the family; a family of a single pot,
@@ -21,6 +23,7 @@ from figures.base import FigureResult, finish, new_figure
 
 DATA = Path(__file__).with_name("data") / "kuhn3_pot.json"
 LOW = Path(__file__).with_name("data") / "kuhn3_pot_low.json"  # the 5/2:7/2 sweep
+GAPS = Path(__file__).with_name("data") / "kuhn3_pot_gaps.json"  # (2, 5/2), (7/2, 4), (9/2, 5)
 FREQUENCIES = ("x1_J_0_b", "x1_Q_0_b", "x1_K_0_b", "x1_A_0_b", "x2_J_k_b", "x2_Q_k_b")
 
 
@@ -61,12 +64,25 @@ def _curves(rec: dict, n: int = 80) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return grid, e, f
 
 
+def sp_low(p_set: str) -> float:
+    """The lower end of a piece's P set (as printed by sympy) as a float, for sorting."""
+    import sympy as sp
+
+    s = sp.sympify(p_set)
+    return float(s.inf if isinstance(s, sp.Set) else s)
+
+
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     data = recorded()
     fig, axes = new_figure(2, 3, size=(14, 7.5), sharex=True)
     low = json.loads(LOW.read_text())
-    off = max(r["family"] for r in data["families"]) + 1
-    recs = data["families"] + [dict(r, family=r["family"] + off) for r in low["families"]]
+    sweeps = [data, low] + json.loads(GAPS.read_text())["sweeps"]
+    recs, lines, off = [], [], 0
+    for sw in sweeps:
+        recs += [dict(r, family=r["family"] + off) for r in sw["families"]]
+        lines += [(sp_low(q["p_set"]), f"P in {q['p_set']}: "
+                   f"{[i + 1 + off for i in q['families']]}") for q in sw["pieces"]]
+        off += max(r["family"] for r in sw["families"]) + 1
     for rec in recs:
         grid, e, f = _curves(rec)
         c = f"C{rec['family'] % 10}"
@@ -80,21 +96,24 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     for i in range(3):
         axes[0, i].set_title(f"E{i + 1} (player {i + 1})")
         axes[0, i].axhline(0, c="0.8", lw=0.6)
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    uniq = dict(zip(labels, handles))
-    axes[0, 0].legend(uniq.values(), uniq.keys(), fontsize=6, ncol=2)
+    axes[0, 0].text(0.98, 0.97, f"{len(recs)} families (colour = family number mod 10;\n"
+                    "a marker: a family of one pot)", transform=axes[0, 0].transAxes,
+                    fontsize=6, ha="right", va="top")
     axes[1, 0].set_title("player 1 opens: J - , Q -- , K : , A -.")
     axes[1, 1].set_title("player 2 bets after a check: J - , Q --")
     ax = axes[1, 2]
-    for k, q in enumerate(data["pieces"]):
-        ax.text(0.02, 0.95 - 0.055 * k, f"P in {q['p_set']}: {[i + 1 for i in q['families']]}",
-                transform=ax.transAxes, fontsize=6, family="monospace", va="top")
+    lines = [t for t in lines if not t[1].endswith("[]")]  # no family certified there
+    for k, (_, text) in enumerate(sorted(lines, key=lambda t: t[0])):
+        ax.text(-0.05, 1.0 - 0.032 * k, text[:64], transform=ax.transAxes, fontsize=5.2,
+                family="monospace", va="top")
     ax.set_axis_off()
-    ax.set_title("families on each piece of the P axis")
+    ax.set_title("families on each piece of the P axis\n(pieces of a sweep with none "
+                 "omitted)", fontsize=9)
     for a in axes[1, :2]:
         a.set_xlabel("pot P")
     numbers = {"families": len({r["family"] for r in data["families"]}),
                "families_5/2:7/2": len({r["family"] for r in low["families"]}),
+               "families_gaps": {sw["pots"]: len(sw["families"]) for sw in sweeps[2:]},
                "pieces": len(data["pieces"]), "pots": data["pots"],
                "sample_pots": [q["pot"] for q in data["sample_pots"]],
                "largest_distance": max((q["largest_distance"] or 0) for q in data["sample_pots"])}

@@ -28,7 +28,7 @@ from solvers.symbolic import psplit
 from solvers.symbolic.enumeration import Family
 from solvers.symbolic.piecewise import Solution
 from solvers.symbolic.supports.equilibrium_set import EquilibriumSet, equilibrium_set
-from solvers.symbolic.supports.pot_axis import (Segment, at_value, full_case, idle_of,
+from solvers.symbolic.supports.pot_axis import (Segment, at_value, certify_at, full_case, idle_of,
                                                 payoffs_of, pot_system, segments,
                                                 support_families)
 
@@ -142,10 +142,60 @@ def pot_sweep(game: Game, low: Any, high: Any, grid: int = 5, seeds: int = 4, se
         todo = _unvisited(_ends(segs.values(), low, high), done)
         bar.total += len(todo)
     bar.close()
+    t = time.perf_counter()
+    segs = split_at_common_ends(psys, found, segs, low, high)
+    clock["segments"] += time.perf_counter() - t
     keys = [k for k in found if segs.get(k)]
     fams = tuple(PotFamily(found[k], tuple(segs[k]), payoffs_of(psys, found[k]),
                            k not in pointwise) for k in keys)
     return PotSweep(game.name, low, high, fams, _pieces(fams, low, high), tuple(sets), clock)
+
+
+def split_at_common_ends(psys, found: dict, segs: dict, low, high) -> dict:
+    """Every family's open segments cut at the ends of all families' segments inside them,
+    each part certified again at a rational pot inside it (parts that fail are dropped).
+
+    A family's own critical values can miss an end (Fourier-Motzkin over several free
+    parameters is cut off after ``FM_SECONDS``): kuhn3's families of (7/2, 3.898) were
+    reported on (7/2, 4) from one certificate at 15/4, but fail at 39/10; the end
+    (3 + sqrt 23)/2 was found by other families of the same sweep.  Adjacent certified parts
+    are joined again where the family is valid at the end between them.  A family on an
+    interval that ends at ``low`` or ``high`` is certified at that end too (it is a point of
+    the range that no open segment covers)."""
+    ends = _ends(segs.values(), low, high)
+    poly = {sp.srepr(e): q for ss in segs.values() for s in ss
+            for e, q in ((s.low, s.low_poly), (s.high, s.high_poly)) if q is not None}
+    p = psys.pot
+    out: dict = {}
+    for k, ss in segs.items():
+        new: list[Segment] = []
+        for s in ss:
+            inner = [e for e in ends if psplit.sign(e - s.low) > 0 and psplit.sign(s.high - e) > 0]
+            if s.low == s.high or not inner:
+                new.append(s)
+                continue
+            cuts = [s.low] + inner + [s.high]
+            for a, b in zip(cuts, cuts[1:]):
+                if psplit.sign(s.sample - a) > 0 and psplit.sign(b - s.sample) > 0:
+                    v, q = s.sample, s.point
+                else:
+                    v = psplit.rational_between(a, b)
+                    q = certify_at(psys, found[k], v)
+                if q is None:
+                    continue
+                if new and new[-1].high == a and at_value(found[k], p, a) is not None:
+                    prev = new.pop()
+                    new.append(Segment(prev.low, b, prev.low_poly, poly.get(sp.srepr(b)),
+                                       prev.sample, prev.point))
+                else:
+                    new.append(Segment(a, b, poly.get(sp.srepr(a)), poly.get(sp.srepr(b)), v, q))
+        for e in (low, high):  # the range's own ends: certified as points where valid
+            if e.is_Rational and any(x.low != x.high and e in (x.low, x.high) for x in new) \
+                    and not any(x.low == x.high == e for x in new) \
+                    and (q := certify_at(psys, found[k], e)) is not None:
+                new.append(Segment(e, e, None, None, e, q))
+        out[k] = new
+    return out
 
 
 def _free(names, fixed) -> list[str]:
@@ -262,7 +312,7 @@ def at_point(rec: dict) -> dict:
     out = dict(rec)
     out["strategy"] = {k: sub(x) for k, x in rec["strategy"].items()}
     out["payoffs"] = [sub(x) for x in rec["payoffs"]]
-    cons = [sp.sympify(c, locals={"P": p}).xreplace({p: v}) for c in rec["constraints"]]
+    cons = [sp.S(sp.sympify(c, locals={"P": p})).xreplace({p: v}) for c in rec["constraints"]]
     out["constraints"] = [str(c) for c in cons if isinstance(c, sp.Rel)]
     return out
 
@@ -280,6 +330,10 @@ def family_from_sweep_record(rec: dict, game: Game) -> Family:
     cons = []
     for c in rec["constraints"]:
         rel = parse(c)
+        if rel in (True, sp.true):  # decided on parsing (a positive constant): holds
+            continue
+        if rel in (False, sp.false):
+            raise GameError(f"recorded constraint {c!r} is false")
         cons.append((sp.expand(rel.lhs - rel.rhs) if isinstance(rel, (sp.Ge, sp.Gt)) else
                      sp.expand(rel.rhs - rel.lhs), isinstance(rel, (sp.Gt, sp.Lt))))
     return Family(tuple((k, parse(v)) for k, v in rec["strategy"].items()), tuple(rec["free"]),

@@ -1,0 +1,44 @@
+"""The parts of 2 <= P <= 5 of 3-player Kuhn poker (kuhn3) that the recorded sweeps
+(figures/frontier/data/kuhn3_pot.json over 2:10, kuhn3_pot_low.json over 5/2:7/2) did not
+sample: (2, 5/2), (7/2, 4) and (9/2, 5), each swept by ``pot_sweep`` (supports proposed by
+seeded CFR+/FP runs at three pots, solved with P symbolic, certified exactly).  Writes
+figures/frontier/data/kuhn3_pot_gaps.json (read by the figure ``kuhn3_pot``).
+
+    PYTHONPATH=. nice -n 10 python benchmarks/kuhn3_pot_gaps.py     # about 11 min, 1 worker
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import sympy as sp
+
+from games.catalog.kuhn import kuhn3
+from solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_records
+
+OUT = Path(__file__).resolve().parents[1] / "figures/frontier/data/kuhn3_pot_gaps.json"
+RANGES = (("2", "5/2"), ("7/2", "4"), ("9/2", "5"))
+NOTE = ("three sweeps of the parts of 2 <= P <= 5 that the 2:10 and 5/2:7/2 sweeps did not "
+        "sample (benchmarks/kuhn3_pot_gaps.py); each record has the keys of `pokerdyn "
+        "equilibria kuhn3 --pots A:B --json`")
+
+
+def main() -> None:
+    recs = []
+    for a, b in RANGES:
+        t = time.perf_counter()
+        res = pot_sweep(kuhn3(), sp.Rational(a), sp.Rational(b), grid=3, seeds=2, workers=1,
+                        tol=5e-5, rounds=0, max_pots=3, progress=False)
+        rec = sweep_records(res)
+        rec["bench"] = {"wall_seconds": time.perf_counter() - t,
+                        "command": f"pot_sweep(kuhn3(), {a}, {b}, grid=3, seeds=2, workers=1, "
+                                   "tol=5e-5, rounds=0, max_pots=3)"}
+        recs.append(rec)
+        print(f"{a}:{b}: {len(res.families)} families, {rec['bench']['wall_seconds']:.0f} s",
+              flush=True)
+    OUT.write_text(json.dumps({"note": NOTE, "sweeps": recs}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
