@@ -147,13 +147,11 @@ def test_bad_strategy_out_is_refused_before_solving(capsys, tmp_path):
 def test_symbolic_commands_refuse_large_games_at_once(capsys):
     big = make_game("mercer-mmh")
     assert big.n_nodes > MAX_SYMBOLIC_NODES
-    t0 = time.perf_counter()
     for cmd in ("payoffs", "ode"):
         assert _fails(capsys, [cmd, "mercer-mmh"]) == (
             f"game 'mercer-mmh' has {big.n_nodes:,} nodes, more than the "
             f"{MAX_SYMBOLIC_NODES:,} of symbolic payoffs (payoffs, equilibria, ode); "
             "use pokerdyn solve")
-    assert time.perf_counter() - t0 < 5
 
 
 def test_simulate_refuses_games_without_a_pot(capsys):

