@@ -68,16 +68,16 @@ def parts(e: sp.Expr, root: sp.Expr) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
 
 
 @lru_cache(maxsize=8192)
-def _normal(e: sp.Expr, root: sp.Expr) -> sp.Expr:
+def _normal(e: sp.Expr, root: sp.Expr, form=sp.cancel) -> sp.Expr:
     a, b, c = parts(e, root)
-    return sp.cancel(a / c) + sp.cancel(b / c) * root
+    return form(a / c) + form(b / c) * root
 
 
-def normal(e: sp.Expr, p: sp.Symbol) -> sp.Expr:
-    """``e`` as ``a + b sqrt(R)`` with ``a, b`` cancelled rational functions (``e``
-    unchanged when it has no root in ``P``)."""
+def normal(e: sp.Expr, p: sp.Symbol, form=sp.cancel) -> sp.Expr:
+    """``e`` as ``a + b sqrt(R)`` with ``a, b`` rational functions put in ``form``
+    (cancelled by default; ``e`` unchanged when it has no root in ``P``)."""
     root = radical_of([e], p)
-    return sp.sympify(e) if root is None else _normal(sp.sympify(e), root)
+    return sp.sympify(e) if root is None else _normal(sp.sympify(e), root, form)
 
 
 def is_zero(e: sp.Expr, p: sp.Symbol) -> bool:

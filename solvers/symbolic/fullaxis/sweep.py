@@ -114,6 +114,8 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     done = {} if done is None else done
     supports: dict[str, list[Family]] = {}
     todo = [sp.Rational(x) for x in start]
+    # a resumed run: the supports of every pot enumerated before count from the first round
+    todo += [sp.Rational(k) for k in done if sp.Rational(k) not in todo]
     pieces: list[Piece] = []
     for _ in range(rounds):
         new = False
@@ -223,7 +225,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
             smp = sol.sample(at, p)
             rec["support"] = "".join("b" if smp[n] == 0 else "a" if smp[n] == 1 else "c"
                                      for n in names)
-            rec["certificate"] = _certificate(game, at, smp, pays)
+            rec["certificate"] = _certificate(game, at, smp, pays, sol, p)
             fams.append(rec)
         pieces.append({"p_set": set_str(s), "families": fams})
     return {"game": game.name, "p_min": str(low), "p_max": str(high),
@@ -234,17 +236,22 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
             "pieces": pieces}
 
 
-def _certificate(game: Game, at: sp.Expr, smp: dict, pays: list | None) -> dict:
-    """Exact NashConv of the sample ``smp`` at the pot ``at``: in Fractions where every value
-    is rational (``method`` "rational"), else by sympy in the values' quadratic field
-    (``method`` "sympy": the square root of ``R(at)`` is irrational); None at an algebraic
+def _certificate(game: Game, at: sp.Expr, smp: dict, pays: list | None, sol: Any,
+                 p: sp.Symbol) -> dict:
+    """Exact NashConv of the sample ``smp`` at the pot ``at`` in Fractions; for a family
+    with ``sqrt(R(P))`` also ``method``: "rational" (``R(at)`` is a square, so the sample is
+    rational) or "sympy" (exact arithmetic in ``QQ(sqrt R(at))``).  None at an algebraic
     pot."""
     from solvers.symbolic.fullaxis.certify import nash_conv_fraction
     from solvers.symbolic.nash_conv import exact_nash_conv
 
-    out = {"pot": str(at), "sample": {k: str(v) for k, v in smp.items()}, "nash_conv": None}
+    out: dict = {"pot": str(at), "sample": {k: str(v) for k, v in smp.items()},
+                 "nash_conv": None}
+    algebraic = any(radical.radicals(v, p) for _, v in sol.strategy)
     if at.is_Rational and all(sp.sympify(v).is_Rational for v in smp.values()):
         out["nash_conv"] = str(nash_conv_fraction(game, at, smp, pays))
+        if algebraic:
+            out["method"] = "rational"
     elif at.is_Rational:
         out["nash_conv"], out["method"] = str(exact_nash_conv(game, at, smp)), "sympy"
     return out
