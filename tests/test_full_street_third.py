@@ -73,7 +73,8 @@ def test_f10_is_an_equilibrium_exactly_on_its_range(pot, inside):
 
 
 def _library_f10(piece: dict) -> list[dict]:
-    return [f for f in piece["families"] if f["support"] == F10["support"]]
+    """The families of a piece of the library's record with a square root in P."""
+    return [f for f in piece["families"] if any("sqrt" in v for v in f["strategy"].values())]
 
 
 def test_three_distinct_payoff_vectors_coexist_in_the_third_range():
@@ -109,6 +110,22 @@ def test_the_library_gives_the_third_range_with_f10s_ends():
     assert [e["minimal_polynomial"] for e in third[0]["ends"]] == \
         ["2*P**2 - 3*P - 11", "2*P**2 - 6*P - 3"]
     assert len(REC["coexistence"]) == 3 and REC["unresolved_supports"] == []
+
+
+def test_the_record_holds_f10_as_the_library_found_it():
+    """The whole-axis record (written from the library's sweep) holds F10 on the third
+    range, equal exactly to the independent closed form, certified at a pot where D(P) is
+    a square (exact NashConv 0 in Fractions)."""
+    from solvers.symbolic.fullaxis import radical
+    lo, hi = (sp.sympify(e["value"]) for e in F10["ends"])
+    piece = next(pc for pc in REC["pieces"] if _as_set(pc["p_set"]) == sp.Interval(lo, hi))
+    (lib,) = _library_f10(piece)
+    for k, e in F10["strategy"].items():
+        assert radical.is_zero(sp.sympify(lib["strategy"][k], locals=LOC)
+                               - sp.sympify(e, locals=LOC), P), k
+    cert = lib["certificate"]
+    assert cert["nash_conv"] == "0" and cert["method"] == "rational"
+    assert nash_conv_fraction(GAME, sp.Rational(cert["pot"]), cert["sample"]) == 0
 
 
 def test_f10_joins_f3_at_its_lower_end_and_f2_at_its_upper_end():

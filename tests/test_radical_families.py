@@ -63,4 +63,3 @@ def test_sign_at_an_algebraic_pot_with_a_nested_root():
     assert psplit.sign((c1 - 1).xreplace({P: r - sp.Rational(1, 10 ** 12)})) == 1
     roots = psplit.positive_roots(c1 - 1, P)
     assert [sp.minimal_polynomial(t, P) for t in roots] == [2 * P ** 2 - 3 * P - 11]
-    assert psplit.sign(radical.at_pot(c1, P, r) - 1) == 0

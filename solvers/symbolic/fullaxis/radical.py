@@ -128,24 +128,3 @@ def lift_poly(e: sp.Expr, x: sp.Symbol, p: sp.Symbol) -> list[sp.Expr]:
     while coeffs and (coeffs[0] == 0 or is_zero(coeffs[0], p)):
         coeffs = coeffs[1:]
     return coeffs
-
-
-def at_pot(e: sp.Expr, p: sp.Symbol, v: sp.Expr) -> sp.Expr:
-    """``e`` at ``P = v`` with ``sqrt(R(v))`` denested where it can be (at an end of a
-    family's range the root lies in ``QQ(v)``)."""
-    e = sp.sympify(e)
-    sub = {a: _denest(a.base.xreplace({p: v})) ** a.exp.p for a in radicals(e, p)}
-    return e.xreplace({**sub, p: v})
-
-
-@lru_cache(maxsize=4096)
-def _denest(w: sp.Expr) -> sp.Expr:
-    w = sp.expand(w)
-    r = sp.sqrt(w)
-    if w.is_Rational:
-        return r
-    try:
-        d = sp.sqrtdenest(r)
-    except (ValueError, TypeError, NotImplementedError):
-        return r
-    return d if not any(a.base.is_Add for a in d.atoms(sp.Pow) if a.exp == sp.S.Half) else r
