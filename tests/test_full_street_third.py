@@ -72,6 +72,16 @@ def test_f10_is_an_equilibrium_exactly_on_its_range(pot, inside):
     assert (nc < sp.Rational(1, 10**30)) if inside else (nc > sp.Rational(1, 10**6))
 
 
+@pytest.fixture(scope="module")
+def f10_generic():
+    """The gains of the 13 free frequencies and F10's support solved with P symbolic (the
+    library's generic_family), shared by the tests below (seconds each)."""
+    from solvers.symbolic.enumeration import conditions
+    from solvers.symbolic.fullaxis.sweep import generic_family
+    conds = conditions(GAME, None, FIXED)
+    return conds, generic_family(GAME, conds, F10["support"], FIXED)
+
+
 def _library_f10(piece: dict) -> list[dict]:
     """The families of a piece of the library's record with a square root in P."""
     return [f for f in piece["families"] if any("sqrt" in v for v in f["strategy"].values())]
@@ -144,16 +154,14 @@ def test_f10_joins_f3_at_its_lower_end_and_f2_at_its_upper_end():
     assert meets(lo) != meets(hi) and meets((lo + hi) / 2) == [False, False]
 
 
-def test_generic_family_of_f10s_support_is_the_stored_closed_form():
+def test_generic_family_of_f10s_support_is_the_stored_closed_form(f10_generic):
     """F10's support solved with P symbolic (generic_family): two branches (the two roots of
     the quadratic in b2_Q), one equal to the independent closed form exactly in
     QQ(P)(sqrt D) and at random rational pots of its range to 40 digits."""
     import random
 
-    from solvers.symbolic.enumeration import conditions
     from solvers.symbolic.fullaxis import radical
-    from solvers.symbolic.fullaxis.sweep import generic_family
-    fams = generic_family(GAME, conditions(GAME, None, FIXED), F10["support"], FIXED)
+    fams = f10_generic[1]
     assert len(fams) == 2
     want = {k: sp.sympify(e, locals=LOC) for k, e in F10["strategy"].items()}
     same = [f for f in fams if all(radical.is_zero(v - want[k], P) for k, v in f.strategy
@@ -186,16 +194,16 @@ def test_the_sweep_reports_the_supports_it_cannot_solve_in_P():
     assert unresolved([end], {case: ["a family"], "x": []}, done) == {"x": ["33/10"]}
 
 
-def test_pieces_of_f2_f3_and_f10_give_the_third_range_with_exact_ends():
+def test_pieces_of_f2_f3_and_f10_give_the_third_range_with_exact_ends(f10_generic):
     """The library's pieces built from the supports of F2, F3 and F10 alone (generic_family
     + equilibrium_pieces, as the sweep does): exactly one range with three families,
     [(3 + sqrt 97)/4, (3 + sqrt 15)/2], its ends roots of 2P^2 - 3P - 11 and 2P^2 - 6P - 3."""
-    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.enumeration import pot_symbol
     from solvers.symbolic.fullaxis.sweep import coexistence, generic_family
     from solvers.symbolic.piecewise import equilibrium_pieces
-    conds = conditions(GAME, None, FIXED)
-    gen = [f for case in ("cbbcccbccbccb", "cbbcbcbccbacb", F10["support"])
-           for f in generic_family(GAME, conds, case, FIXED)]
+    conds, f10 = f10_generic
+    gen = [f for case in ("cbbcccbccbccb", "cbbcbcbccbacb")
+           for f in generic_family(GAME, conds, case, FIXED)] + f10
     co = coexistence(equilibrium_pieces(GAME, FIXED, generic=gen), pot_symbol(GAME))
     assert len(co) == 1 and co[0]["count"] == 3
     assert sp.sympify(co[0]["p_set"]) == sp.Interval((3 + sp.sqrt(97)) / 4, (3 + sp.sqrt(15)) / 2)
