@@ -7,7 +7,7 @@ denominator reduced modulo ``u^2 = R``, the denominator made free of the root by
 conjugate); it is zero iff ``A = B = 0`` (``R`` is not a square).  Its real roots in ``P``
 are among the roots of ``A^2 - B^2 R``: a root ``r`` of that polynomial is one of
 ``A + B sqrt R`` iff ``A(r) B(r) <= 0`` (else it is a root of the conjugate), decided
-exactly (:func:`solvers.symbolic.psplit.positive_roots` calls :func:`root_candidates`).
+exactly (:func:`solvers.symbolic.psplit.positive_roots`, with :func:`parts`).
 """
 from __future__ import annotations
 
