@@ -1,14 +1,18 @@
-"""The third range of three coexisting equilibria of kuhn3-full-simplified (issue 14).
+"""Cross-check of the third range of three coexisting equilibria of kuhn3-full-simplified
+(issue 14), which the library now finds itself (family F10, one square root in P:
+``solvers.symbolic.fullaxis.radical``).
 
 1. ``--grid``: complete exact enumerations (``fullaxis.sweep.pot_families``) at the pots of
    GRID (step 1/20 on [3, 3.5] and [3.5, 5.2], and 25, 30, 50, 100); the supports per pot and
    the seconds go to ``benchmarks/results/full_street_grid.json`` (resumable).
-2. The support ``F10_CASE`` found there (at 13/4 ... 17/5) has no family over QQ(P): the
-   Groebner basis of its indifference equations over QQ(P) is quadratic in b2_Q, so the
-   family has sqrt(disc(P)).  It is rebuilt here from the equations of the support (blocks
-   captured from ``solve_support``), its P range from the constraints, and written to the
-   key ``quadratic_families`` of ``figures/frontier/data/full_street_families.json`` with an
-   exact certificate at a rational pot where disc(P) is a square.
+2. F10 (support ``F10_CASE``) built independently of the library's algebraic path: the
+   support's equations (blocks captured from ``solve_support``) by a lex Groebner basis
+   over QQ(P) in an order of our own, the quadratic in b2_Q solved by ``sympy.solve``, the
+   P range from the two constraints that end it.  It is written to the key
+   ``quadratic_families`` of ``figures/frontier/data/full_street_families.json`` (with an
+   exact certificate at a rational pot where disc(P) is a square) and compared with the
+   library: ``generic_family`` must give the same closed form (exactly, in
+   QQ(P)(sqrt disc)) and the record's ``coexistence`` the same range.
 
     PYTHONPATH=. nice -n 19 python benchmarks/full_street_third.py [--grid]
 """
@@ -134,12 +138,18 @@ def main() -> int:
         "payoffs": [str(e) for e in pays],
         "certificate": {"pot": str(at), "sample": {k: str(v) for k, v in point.items()},
                         "nash_conv": str(nc)}}]
-    third = {"p_set": str(sp.Interval(lo, hi)), "count": 3, "families": ["F2", "F3", "F10"],
-             "note": "F10 has sqrt(disc(P)) and is outside the pieces (its support has no "
-                     "family over QQ(P)); it joins F3 at the lower end and F2 at the upper end",
-             "ends": rec["quadratic_families"][0]["ends"]}
-    rec["coexistence"] = sorted([c for c in rec["coexistence"] if c["p_set"] != third["p_set"]]
-                                + [third], key=lambda c: c["ends"][0]["float"])
+    # the library's own result must agree: the same closed form, the same range
+    from solvers.symbolic.fullaxis import radical
+    from solvers.symbolic.fullaxis.sweep import generic_family
+    lib = generic_family(game, conditions(game, None, fixed), F10_CASE, fixed)
+    mine = {k: sp.sympify(v, locals={"P": p, "c3_K_bf": c}) for k, v in strategy.items()
+            if v is not None}
+    same = [f for f in lib if all(radical.is_zero(sp.sympify(v) - mine[k], p)
+                                  for k, v in f.strategy if k in mine)]
+    ranges = [x for x in rec["coexistence"]
+              if [sp.sympify(e["value"]) for e in x["ends"]] == [lo, hi]]
+    print(f"library family equal to the independent F10: {len(same) == 1}; "
+          f"library coexistence range {sp.Interval(lo, hi)}: {len(ranges) == 1}")
     if GRID_OUT.exists():
         g = json.loads(GRID_OUT.read_text())
         known = set(rec["supports"])
@@ -148,7 +158,7 @@ def main() -> int:
                                       for k, v in g.items()}}
     RECORD.write_text(json.dumps(rec, indent=1) + "\n")
     print(json.dumps(rec["quadratic_families"], indent=1))
-    return 0
+    return 0 if len(same) == 1 and len(ranges) == 1 else 1
 
 
 if __name__ == "__main__":

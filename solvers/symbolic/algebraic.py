@@ -56,6 +56,46 @@ def _quadratic_sign(e: sp.Expr) -> int | None:
     return out
 
 
+_W = sp.Dummy("w")
+
+
+def _nested_sign(e: sp.Expr) -> int | None:
+    """Exact sign of ``(n0 + n1 sqrt w) / (m0 + m1 sqrt w)`` with one outer radicand ``w``
+    that is not rational (a family with ``sqrt(R(P))`` at an algebraic pot such as
+    ``(3 + sqrt 97)/4``) and ``n0 .. m1``, ``w`` signed by :func:`sign`: ``a + b sqrt w``
+    has the sign of ``a`` and ``b`` where they agree, else ``sign(a) sign(a^2 - b^2 w)``.
+    None when ``e`` has another shape."""
+    outer = {a for a in e.atoms(sp.Pow) if a.exp.is_Rational and a.exp.q == 2
+             and not a.base.is_Rational}
+    bases = {a.base for a in outer}
+    if len(bases) != 1:
+        return None
+    (w,) = bases
+    if any(a.exp.is_Rational and a.exp.q != 1 and a.exp.q != 2 for a in e.atoms(sp.Pow)):
+        return None
+    try:
+        if sign(w) <= 0:
+            return None
+        sub = {a: w ** ((a.exp.p - 1) // 2) * _W for a in outer}
+        num, den = sp.fraction(sp.together(e.xreplace(sub)))
+        signs = []
+        for part in (num, den):
+            a, b = sp.S.Zero, sp.S.Zero
+            for (k,), c in sp.Poly(sp.expand(part), _W).terms():
+                if k % 2:
+                    b += c * w ** ((k - 1) // 2)
+                else:
+                    a += c * w ** (k // 2)
+            sa, sb = sign(a), sign(b)
+            signs.append(sa if sb == 0 or sa == sb else (
+                sb if sa == 0 else sa * sign(sp.expand(a * a - b * b * w))))
+    except (sp.PolynomialError, sp.CoercionFailed, ValueError, TypeError):
+        return None
+    if signs[1] == 0:
+        raise ZeroDivisionError(f"{e} has a zero denominator")
+    return signs[0] * signs[1]
+
+
 def radical_zero(e: sp.Expr) -> bool:
     """True if ``e``, built from rationals and (nested) square roots, is certainly 0: every
     square root becomes a symbol ``t`` with the relation ``t^2 = base`` (square roots of
@@ -117,6 +157,9 @@ def _sign_irrational(e: sp.Expr) -> int:
             return 1 if v > 0 else -1
     except (TypeError, ValueError):
         pass
+    nested = _nested_sign(e)
+    if nested is not None:
+        return nested
     if radical_zero(e):
         return 0
     e = sp.radsimp(sp.expand(e))

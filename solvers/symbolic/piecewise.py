@@ -21,6 +21,7 @@ import sympy as sp
 from games import Game, GameError
 
 from solvers.symbolic import float_filter, psplit
+from solvers.symbolic.fullaxis import radical
 from solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
                                           pot_symbol)
 from solvers.symbolic.payoffs import symbolic_payoffs
@@ -144,6 +145,10 @@ def _intervals(rels: Sequence[sp.Basic], xs: Sequence[sp.Symbol]) -> tuple:
 
 @lru_cache(maxsize=4096)
 def _nice(e: sp.Expr) -> sp.Expr:
+    pots = {s for a in e.atoms(sp.Pow) if a.exp.is_Rational and a.exp.q == 2
+            for s in a.base.free_symbols if s.name == "P"}
+    if len(pots) == 1:  # a square root of a polynomial in P: a + b sqrt(R), a, b factored
+        return radical.normal(e, next(iter(pots)), sp.factor)
     e = sp.cancel(sp.together(e))
     irrational = any(a.exp.is_Rational and a.exp.q != 1 for a in e.atoms(sp.Pow))
     return sp.radsimp(e) if irrational else sp.factor(e)

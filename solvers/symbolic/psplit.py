@@ -18,6 +18,7 @@ import sympy as sp
 
 from solvers.symbolic import algebraic
 from solvers.symbolic.algebraic import sign  # noqa: F401  (exact sign, used by callers as psplit.sign)
+from solvers.symbolic.fullaxis import radical
 
 Constraint = tuple[sp.Expr, bool]
 
@@ -53,12 +54,45 @@ def positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr = sp.S.Zero) -> lis
 @lru_cache(maxsize=None)
 def _positive_roots(expr: sp.Expr, p: sp.Symbol, low: sp.Expr) -> tuple[sp.Expr, ...]:
     # the same bound differences and pivots recur across families and pieces
+    if radical.radicals(expr, p):
+        return tuple(r for r in _radical_roots(expr, p) if sign(r - low) > 0)
     out = []
     for poly in _polys(expr, p):
         for r in _poly_roots(poly.as_expr(), p):
             if sign(r - low) > 0:
                 out.append(r)
     return tuple(out)
+
+
+def _radical_roots(expr: sp.Expr, p: sp.Symbol) -> list[sp.Expr]:
+    """Real roots of ``expr = (A + B sqrt R)/C`` (:mod:`.fullaxis.radical`) where its sign can
+    change: the roots of ``A^2 - B^2 R`` with ``A B <= 0`` there (the others are roots of the
+    conjugate ``A - B sqrt R``), every root of ``C`` and of ``R`` (where the root stops being
+    real)."""
+    root = radical.radical_of([expr], p)
+    a, b, c = radical.parts(expr, root)
+    out = []
+    h = sp.expand(a * a - b * b * root.base)
+    for part, check in ((h, True), (c, False), (root.base, False)):
+        if p not in part.free_symbols:
+            continue
+        for fac, _ in sp.factor_list(part, p)[1]:
+            if p not in fac.free_symbols:
+                continue
+            for r in _poly_roots(fac, p):
+                if not check or _sign_at(a, fac, r, p) * _sign_at(b, fac, r, p) <= 0:
+                    out.append(r)
+    return merge_points(out)
+
+
+def _sign_at(g: sp.Expr, fac: sp.Expr, r: sp.Expr, p: sp.Symbol) -> int:
+    """Exact sign of the polynomial ``g`` at the root ``r`` of the irreducible ``fac``: zero
+    iff ``fac`` divides ``g``; else the (nonzero) value's sign."""
+    if p not in sp.sympify(g).free_symbols:
+        return sign(g)
+    if sp.rem(g, fac, p) == 0:
+        return 0
+    return sign(g.xreplace({p: r}))
 
 
 def merge_points(points: Iterable[sp.Expr]) -> list[sp.Expr]:

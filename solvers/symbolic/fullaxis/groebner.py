@@ -7,9 +7,13 @@ symbolic the coefficients lie in QQ(P) and a univariate polynomial is factored o
 its linear factors give rational-function branches (valid for all but finitely many P).
 A block with free unknowns (positive dimension) goes to the triangular solver
 (:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
-Irrational branches in a symbolic P are counted in ``SKIPPED``; irrational roots at a
-numeric pot are carried as 50-digit floats and recorded in ``NUMERIC`` (a family whose
-values stay floats is flagged by the caller: not exact).
+An irreducible quadratic factor ``a x^2 + b x + c`` over QQ(P) gives the two branches
+``x = (-b +- sqrt(b^2 - 4ac))/(2a)`` (square factors of the discriminant pulled out:
+:func:`.radical.sqrt_of`); back-substitution goes on in ``QQ(P)(sqrt R)``
+(:mod:`.radical`), where an unknown must then be fixed by a factor of degree 1.  A branch
+that would need a second root or a factor of higher degree is recorded in ``SKIPPED``;
+irrational roots at a numeric pot are carried as 50-digit floats and recorded in
+``NUMERIC`` (a family whose values stay floats is flagged by the caller: not exact).
 """
 from __future__ import annotations
 
@@ -17,7 +21,9 @@ from typing import Sequence
 
 import sympy as sp
 
+from solvers.symbolic import enumeration
 from solvers.symbolic.enumeration import solve_triangular
+from solvers.symbolic.fullaxis import radical
 
 SKIPPED: list = []
 NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot
@@ -37,11 +43,29 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
     if G.exprs == [1]:
         return []
     if not G.is_zero_dimensional:
+        dropped = len(enumeration.DROPPED)
         sols = [s for s, only, _ in solve_triangular(eqs, xs, p) if not only]
+        if p is not None and len(enumeration.DROPPED) > dropped:
+            sols += _radical_branches(eqs, xs, p)
     else:
         lex = G.fglm("lex") if len(xs) > 1 else G
         sols = _back(list(lex.exprs), xs, {}, p)
     return [_resolve(aside, s) for s in sols]
+
+
+def _radical_branches(eqs: list, xs: list, p: sp.Symbol) -> list[dict]:
+    """The branches with a square root in ``P`` of a block whose triangular solve dropped
+    some: the unknowns in no equation are left free, and if the rest is zero-dimensional
+    its lex basis is solved back (the rational branches are the triangular solver's)."""
+    used = [x for x in xs if any(x in e.free_symbols for e in eqs)]
+    if len(used) == len(xs):
+        return []
+    G = sp.groebner(eqs, *used, order="grevlex", domain=sp.QQ.frac_field(p))
+    if G.exprs == [1] or not G.is_zero_dimensional:
+        return []
+    lex = G.fglm("lex") if len(used) > 1 else G
+    return [s for s in _back(list(lex.exprs), used, {}, p)
+            if any(radical.radicals(v, p) for v in s.values())]
 
 
 def _set_aside(eqs: list, xs: list) -> tuple[list, list, list]:
@@ -91,25 +115,35 @@ def _back(polys: list, xs: list, known: dict, p) -> list[dict]:
             uni.append(g)
     if not uni:
         return []
+    if p is not None and any(radical.radicals(v, p) for v in known.values()):
+        out = []
+        for r in _radical_roots(uni, x, p):
+            known2 = {**known, x: r}
+            if _consistent(polys, known2, rest, p):
+                out += _back(polys, xs, known2, p)
+        return out
     h = uni[0]
     for g in uni[1:]:
         h = sp.gcd(h, g)
     out = []
     for r in _roots(h, x, p):
         known2 = {**known, x: r}
-        if _consistent(polys, known2, rest):
+        if _consistent(polys, known2, rest, p):
             out += _back(polys, xs, known2, p)
     return out
 
 
-def _consistent(polys, known, rest) -> bool:
+def _consistent(polys, known, rest, p=None) -> bool:
     for f in polys:
         if f.free_symbols & rest:
             continue
         v = f.xreplace(known)
         if v.free_symbols - {s for s in v.free_symbols if s.name == "P"}:
             continue
-        if v.has(sp.Float):
+        if p is not None and radical.radicals(v, p):
+            if not radical.is_zero(v, p):
+                return False
+        elif v.has(sp.Float):
             if abs(v.evalf(DIGITS)) > 1e-30:
                 return False
         elif sp.cancel(v) != 0:
@@ -141,6 +175,25 @@ def _roots(h: sp.Expr, x: sp.Symbol, p) -> list:
         if pf.degree() == 1:
             a, b = pf.all_coeffs()
             out.append(sp.cancel(-b / a))
-        elif pf.degree() > 1:
+        elif pf.degree() == 2:
+            a, b, c = pf.all_coeffs()
+            root = radical.sqrt_of(b * b - 4 * a * c, p)
+            out += [radical.normal((-b + s * root) / (2 * a), p) for s in (1, -1)]
+        elif pf.degree() > 2:
             SKIPPED.append(fac)
     return out
+
+
+def _radical_roots(uni: list, x: sp.Symbol, p: sp.Symbol) -> list:
+    """The root of the univariate polynomials ``uni`` over ``QQ(P)(sqrt R)``: from one of
+    degree 1 (the others are checked by the caller); none of degree 1: SKIPPED."""
+    polys = sorted((c for c in (radical.lift_poly(g, x, p) for g in uni) if c), key=len)
+    if not polys:
+        return []
+    if len(polys[0]) == 1:
+        return []  # a nonzero constant: no root
+    if len(polys[0]) > 2:
+        SKIPPED.append(uni[0])
+        return []
+    r = radical.linear_root(polys[0], p)
+    return [] if r is None else [r]

@@ -23,7 +23,7 @@ on a sub-interval of a piece that contains no enumerated pot.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
@@ -33,6 +33,7 @@ from games import Game
 from solvers.symbolic import psplit
 from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
+from solvers.symbolic.fullaxis import groebner, radical
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.piecewise import Piece, equilibrium_pieces
 from solvers.symbolic.supports.solve import solve_support
@@ -62,10 +63,31 @@ def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
 
 def generic_family(game: Game, conds: Sequence[Condition], case: str,
                    fixed: Mapping[str, Any]) -> list[Family]:
-    """The families of support ``case`` with ``P`` symbolic (closed form in ``P``)."""
+    """The families of support ``case`` with ``P`` symbolic (closed form in ``P``, or in
+    ``P`` and one ``sqrt(R(P))``: :func:`algebraic_family`)."""
     p = pot_symbol(game)
     names = [n.name for n in game.named]
-    return solve_support(conds, case, fixed, names, solver=lambda e, x: solve_block(e, x, p))
+    fams = solve_support(conds, case, fixed, names, solver=lambda e, x: solve_block(e, x, p))
+    return [g for f in fams if (g := algebraic_family(f, p)) is not None]
+
+
+def algebraic_family(fam: Family, p: sp.Symbol) -> Family | None:
+    """``fam`` itself when it is rational in ``P``; with one ``sqrt(R(P))``: its values and
+    constraints in the normal form ``a + b sqrt R`` (:mod:`.radical`), the constraints that
+    vanish identically dropped and ``R >= 0`` added (where the family is real); None (and
+    the family recorded in ``groebner.SKIPPED``) with several roots."""
+    exprs = [v for _, v in fam.strategy] + [e for e, _ in fam.constraints]
+    try:
+        root = radical.radical_of(exprs, p)
+    except ValueError:
+        groebner.SKIPPED.append(fam)
+        return None
+    if root is None:
+        return fam
+    strat = tuple((k, radical.normal(v, p)) for k, v in fam.strategy)
+    cons = [(radical.normal(e, p), s) for e, s in fam.constraints]
+    cons = [(e, s) for e, s in cons if e != 0] + [(root.base, False)]
+    return replace(fam, strategy=strat, constraints=tuple(cons))
 
 
 @dataclass
@@ -92,6 +114,8 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     done = {} if done is None else done
     supports: dict[str, list[Family]] = {}
     todo = [sp.Rational(x) for x in start]
+    # a resumed run: the supports of every pot enumerated before count from the first round
+    todo += [sp.Rational(k) for k in done if sp.Rational(k) not in todo]
     pieces: list[Piece] = []
     for _ in range(rounds):
         new = False
@@ -179,7 +203,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
     there and its exact NashConv), the ranges where at least three families coexist (with
     each end's minimal polynomial), the enumerated pots and the time."""
     from solvers.symbolic.family_records import set_str, solution_record
-    from solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
+    from solvers.symbolic.fullaxis.certify import exact_payoffs
 
     p = pot_symbol(game)
     names = [n.name for n in game.named if n.name not in fixed]
@@ -188,7 +212,10 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
         s = pc.p_set
         if psplit.sign(sp.Min(s.sup, high) - sp.Max(s.inf, low)) < 0:
             continue
-        at = s.inf if isinstance(s, sp.FiniteSet) else psplit.rational_between(
+        roots = {r for sol in pc.solutions for _, v in sol.strategy for r in radical.radicals(v, p)}
+        at = s.inf if isinstance(s, sp.FiniteSet) else (
+            square_pot(next(iter(roots)).base, p, sp.Max(s.inf, low), sp.Min(s.sup, high))
+            if len(roots) == 1 else None) or psplit.rational_between(
             sp.Max(s.inf, low), sp.Min(s.sup, high))
         exact = at.is_Rational
         pays = exact_payoffs(game, at) if exact else None
@@ -198,9 +225,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
             smp = sol.sample(at, p)
             rec["support"] = "".join("b" if smp[n] == 0 else "a" if smp[n] == 1 else "c"
                                      for n in names)
-            rec["certificate"] = {
-                "pot": str(at), "sample": {k: str(v) for k, v in smp.items()},
-                "nash_conv": str(nash_conv_fraction(game, at, smp, pays)) if exact else None}
+            rec["certificate"] = _certificate(game, at, smp, pays, sol, p)
             fams.append(rec)
         pieces.append({"p_set": set_str(s), "families": fams})
     return {"game": game.name, "p_min": str(low), "p_max": str(high),
@@ -209,6 +234,53 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
             "unresolved_supports": [{"support": c, "pots": v} for c, v in sw.unresolved.items()],
             "coexistence": coexistence(sw.pieces, p), "seconds": round(sw.seconds, 1),
             "pieces": pieces}
+
+
+def _certificate(game: Game, at: sp.Expr, smp: dict, pays: list | None, sol: Any,
+                 p: sp.Symbol) -> dict:
+    """Exact NashConv of the sample ``smp`` at the pot ``at`` in Fractions; for a family
+    with ``sqrt(R(P))`` also ``method``: "rational" (``R(at)`` is a square, so the sample is
+    rational) or "sympy" (exact arithmetic in ``QQ(sqrt R(at))``).  None at an algebraic
+    pot."""
+    from solvers.symbolic.fullaxis.certify import nash_conv_fraction
+    from solvers.symbolic.nash_conv import exact_nash_conv
+
+    out: dict = {"pot": str(at), "sample": {k: str(v) for k, v in smp.items()},
+                 "nash_conv": None}
+    algebraic = any(radical.radicals(v, p) for _, v in sol.strategy)
+    if at.is_Rational and all(sp.sympify(v).is_Rational for v in smp.values()):
+        out["nash_conv"] = str(nash_conv_fraction(game, at, smp, pays))
+        if algebraic:
+            out["method"] = "rational"
+    elif at.is_Rational:
+        out["nash_conv"], out["method"] = str(exact_nash_conv(game, at, smp)), "sympy"
+    return out
+
+
+def square_pot(base: sp.Expr, p: sp.Symbol, low: sp.Expr, high: sp.Expr,
+               max_den: int = 400) -> sp.Rational | None:
+    """The rational ``v`` of least denominator (at most ``max_den``) strictly inside
+    ``(low, high)`` with ``base(v)`` the square of a rational: there a family with
+    ``sqrt(base)`` is rational and its NashConv is computed in Fractions."""
+    from fractions import Fraction
+    from math import ceil, floor, isqrt
+
+    coeffs = [Fraction(int(c.p), int(c.q)) for c in sp.Poly(base, p).all_coeffs()]
+    fa, fb = float(low), float(high) if high is not sp.oo else float(low) + 1
+    for q in range(1, max_den + 1):
+        for n in range(floor(fa * q), ceil(fb * q) + 1):
+            v = Fraction(n, q)
+            if not fa < v < fb or v.denominator != q:
+                continue
+            w = Fraction(0)
+            for c in coeffs:
+                w = w * v + c
+            if w >= 0 and isqrt(w.numerator) ** 2 == w.numerator and \
+                    isqrt(w.denominator) ** 2 == w.denominator:
+                r = sp.Rational(n, q)
+                if psplit.sign(r - low) > 0 and psplit.sign(high - r) > 0:
+                    return r
+    return None
 
 
 def coexistence(pieces: Sequence[Piece], p: sp.Symbol, count: int = 3) -> list[dict]:
