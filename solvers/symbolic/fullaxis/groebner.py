@@ -5,8 +5,10 @@ its lex basis, keeping only roots in [0, 1] (each unknown is a probability), fou
 root isolation of the univariate polynomials (``sp.Poly.real_roots``).  With the pot
 symbolic the coefficients lie in QQ(P) and a univariate polynomial is factored over QQ(P):
 its linear factors give rational-function branches (valid for all but finitely many P).
-A block with free unknowns (positive dimension) goes to the triangular solver
-(:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
+A block with free unknowns (positive dimension) is decomposed exactly at a numeric pot
+(:func:`.posdim.decompose`: families rational in a maximal independent set of unknowns, and
+recursion where a denominator vanishes); with ``P`` symbolic it goes to the triangular
+solver (:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
 Irrational branches in a symbolic P are counted in ``SKIPPED``; irrational roots at a
 numeric pot are carried as 50-digit floats and recorded in ``NUMERIC`` (a family whose
 values stay floats is flagged by the caller: not exact).
@@ -18,6 +20,7 @@ from typing import Sequence
 import sympy as sp
 
 from solvers.symbolic.enumeration import solve_triangular
+from solvers.symbolic.fullaxis import posdim
 
 SKIPPED: list = []
 NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot
@@ -36,7 +39,9 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
     G = sp.groebner(eqs, *xs, order="grevlex", domain=dom)
     if G.exprs == [1]:
         return []
-    if not G.is_zero_dimensional:
+    if not G.is_zero_dimensional and p is None:
+        sols = posdim.decompose(eqs, xs, lambda lex, ys: _back(lex, ys, {}, None))
+    elif not G.is_zero_dimensional:
         sols = [s for s, only, _ in solve_triangular(eqs, xs, p) if not only]
     else:
         lex = G.fglm("lex") if len(xs) > 1 else G
