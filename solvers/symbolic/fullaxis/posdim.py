@@ -34,15 +34,17 @@ system, and the caller reports it.
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
-
 import itertools
+import time
+from typing import Callable, Sequence
 
 import sympy as sp
 from sympy.polys.orderings import ProductOrder, grevlex
 
 UNHANDLED: list[tuple[tuple[sp.Expr, ...], str]] = []
 MAX_DEPTH = 12
+BOX_SECONDS = 10.0  # per component whose points are algebraic: projections tried
+SETS = 3  # independent sets tried per ideal for one giving rational families
 
 
 def decompose(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol],
@@ -138,7 +140,8 @@ def _split(eqs: list, xs: list, zero_dim, out: list, seen: set, depth: int) -> N
         UNHANDLED.append((tuple(G.exprs), "recursion depth"))
         return
     best = None
-    for idx in independent_sets([p.monoms(order="grevlex")[0] for p in G.polys], len(xs)):
+    sets = independent_sets([p.monoms(order="grevlex")[0] for p in G.polys], len(xs))
+    for idx in sets[:SETS]:
         us = [xs[i] for i in idx]
         sols, bad, alg = _generic(G.exprs, xs, us)
         if best is None or len(alg) < len(best[3]):
@@ -229,30 +232,35 @@ def _may_vanish(f: sp.Expr, us: Sequence[sp.Symbol]) -> bool:
 
 
 def outside_box(basis: Sequence[sp.Expr], xs: Sequence[sp.Symbol],
-                first: Sequence[sp.Symbol] = ()) -> bool:
+                first: Sequence[sp.Symbol] = (), seconds: float = BOX_SECONDS) -> bool:
     """True if the zero set of ``basis`` has no point in ``[0, 1]^xs``, shown by one
     projection: a univariate elimination polynomial without a root in [0, 1], or a plane
     one whose curve misses the square (:func:`curve_misses_square`).  False when no
-    projection shows it (unknown).  ``first``: unknowns whose projections are tried first."""
+    projection tried within ``seconds`` shows it (unknown).  ``first``: the unknowns of the
+    algebraic factor; projections onto them (alone or paired with another unknown) are
+    tried, each from a basis for a block order (the others before the projected ones)."""
     if len(first) == 2 and len(basis) and curve_misses_square(basis[-1], *first):
         return True
-    xs = list(first) + [x for x in xs if x not in first]
-    for k, a in enumerate(xs):
-        for b in list(xs[k + 1:]) + [None]:
-            pair = [a] if b is None else [a, b]
-            rest = [x for x in xs if x not in pair]
-            G = sp.groebner(list(basis), *rest, *pair, order="lex", domain=sp.QQ)
-            if G.exprs == [1]:
-                return True
-            for g in G.exprs:
-                if g.free_symbols & set(rest):
-                    continue
-                if len(g.free_symbols) == 1:
-                    x = next(iter(g.free_symbols))
-                    if not sp.Poly(g, x).count_roots(0, 1):
-                        return True
-                elif len(g.free_symbols) == 2 and curve_misses_square(g, *pair):
+    t0 = time.perf_counter()
+    pairs = [[a] for a in first] + [[a, b] for a in first for b in xs if b not in first]
+    for pair in pairs:
+        if time.perf_counter() - t0 > seconds:
+            return False
+        rest = [x for x in xs if x not in pair]
+        k = len(rest)
+        order = ProductOrder((grevlex, lambda m: m[:k]), (grevlex, lambda m: m[k:]))
+        G = sp.groebner(list(basis), *rest, *pair, order=order, domain=sp.QQ)
+        if G.exprs == [1]:
+            return True
+        for g in G.exprs:
+            if g.free_symbols & set(rest):
+                continue
+            if len(g.free_symbols) == 1:
+                x = next(iter(g.free_symbols))
+                if not sp.Poly(g, x).count_roots(0, 1):
                     return True
+            elif len(g.free_symbols) == 2 and curve_misses_square(g, *pair):
+                return True
     return False
 
 
