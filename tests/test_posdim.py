@@ -81,3 +81,36 @@ def test_curve_misses_square_is_exact_on_circles(cx, cy, k):
     assert not posdim.curve_misses_square(f, X, U)
     g = sp.expand((X - a - 3) ** 2 + (U - b) ** 2 - sp.Rational(1, k * k))
     assert posdim.curve_misses_square(g, X, U)
+
+
+def test_a_slow_leaf_of_the_full_street_game_at_pot_5():
+    """kuhn3-full-simplified at P = 5, support caccbccabcccc: a block of 9 unknowns and 8
+    bilinear equations (one free direction) that the triangular solver's sympy.solve
+    fallback took seconds to minutes on; decomposed exactly it has no equilibrium, and
+    nothing is left unhandled or handed back."""
+    from games import get_game
+    from solvers.symbolic.dominance import reduce_game
+    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.fullaxis import groebner
+    from solvers.symbolic.fullaxis.sweep import at_pot
+    from solvers.symbolic.supports.solve import solve_support
+    game = get_game("kuhn3-full-simplified")
+    fixed = reduce_game(game)
+    cv = at_pot(conditions(game, None, fixed), pot_symbol(game), sp.Integer(5))
+    posdim.UNHANDLED.clear()
+    n0 = len(groebner.FALLBACK)
+    fams = solve_support(cv, "caccbccabcccc", fixed, [n.name for n in game.named],
+                         solver=lambda e, x: solve_block(e, x, None))
+    assert fams == [] and posdim.UNHANDLED == [] and len(groebner.FALLBACK) == n0
+
+
+def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
+    """Constraints x y >= 1/2 on [0, 1]^2: an exact witness (True); x y >= 2: no grid
+    witness, so undecided (None), not infeasible."""
+    from solvers.symbolic.enumeration import Family
+    from solvers.symbolic.fullaxis.sweep import feasible_family
+    box = [(X, False), (1 - X, False), (Y, False), (1 - Y, False)]
+    yes = Family((("x", X), ("y", Y)), ("x", "y"), tuple(box + [(X * Y - sp.Rational(1, 2), False)]), "cc")
+    no = Family((("x", X), ("y", Y)), ("x", "y"), tuple(box + [(X * Y - 2, False)]), "cc")
+    assert feasible_family(yes) is True
+    assert feasible_family(no) is None

@@ -7,7 +7,8 @@ symbolic the coefficients lie in QQ(P) and a univariate polynomial is factored o
 its linear factors give rational-function branches (valid for all but finitely many P).
 A block with free unknowns (positive dimension) is decomposed exactly at a numeric pot
 (:func:`.posdim.decompose`: families rational in a maximal independent set of unknowns, and
-recursion where a denominator vanishes); with ``P`` symbolic it goes to the triangular
+recursion where a denominator vanishes; a block it does not finish in ``POSDIM_SECONDS``
+goes back to the triangular solver); with ``P`` symbolic it goes to the triangular
 solver (:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
 Irrational branches in a symbolic P are counted in ``SKIPPED``; irrational roots at a
 numeric pot are carried as 50-digit floats and recorded in ``NUMERIC`` (a family whose
@@ -15,15 +16,20 @@ values stay floats is flagged by the caller: not exact).
 """
 from __future__ import annotations
 
+import contextlib
+import signal
 from typing import Sequence
 
 import sympy as sp
 
 from solvers.symbolic.enumeration import solve_triangular
 from solvers.symbolic.fullaxis import posdim
+from solvers.symbolic.supports.solve import SupportTimeout, deadline
 
 SKIPPED: list = []
 NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot
+FALLBACK: list = []  # positive-dimensional blocks handed back to the triangular solver
+POSDIM_SECONDS = 30.0
 DIGITS = 50
 
 
@@ -40,13 +46,30 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
     if G.exprs == [1]:
         return []
     if not G.is_zero_dimensional and p is None:
-        sols = posdim.decompose(eqs, xs, lambda lex, ys: _back(lex, ys, {}, None))
+        sols = _positive(eqs, xs)
     elif not G.is_zero_dimensional:
         sols = [s for s, only, _ in solve_triangular(eqs, xs, p) if not only]
     else:
         lex = G.fglm("lex") if len(xs) > 1 else G
         sols = _back(list(lex.exprs), xs, {}, p)
     return [_resolve(aside, s) for s in sols]
+
+
+def _positive(eqs: list, xs: list) -> list[dict]:
+    """A positive-dimensional block at a numeric pot: :func:`.posdim.decompose` within
+    ``POSDIM_SECONDS`` (when no outer time limit runs), else the triangular solver (exact
+    and complete, only slower; the block is recorded in ``FALLBACK``)."""
+    outer = hasattr(signal, "getitimer") and signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    n0 = len(posdim.UNHANDLED)
+    try:
+        with contextlib.nullcontext() if outer else deadline(POSDIM_SECONDS):
+            return posdim.decompose(eqs, xs, lambda lex, ys: _back(lex, ys, {}, None))
+    except SupportTimeout:
+        if outer:
+            raise
+    del posdim.UNHANDLED[n0:]  # the triangular solver decides those components
+    FALLBACK.append(tuple(eqs))
+    return [s for s, only, _ in solve_triangular(eqs, xs, None) if not only]
 
 
 def _set_aside(eqs: list, xs: list) -> tuple[list, list, list]:
