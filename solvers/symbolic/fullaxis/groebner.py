@@ -30,6 +30,7 @@ SKIPPED: list = []
 NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot
 FALLBACK: list = []  # positive-dimensional blocks handed back to the triangular solver
 POSDIM_SECONDS = 30.0
+TRIANGULAR_SECONDS = 120.0
 DIGITS = 50
 
 
@@ -58,7 +59,8 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
 def _positive(eqs: list, xs: list) -> list[dict]:
     """A positive-dimensional block at a numeric pot: :func:`.posdim.decompose` within
     ``POSDIM_SECONDS`` (when no outer time limit runs), else the triangular solver (exact
-    and complete, only slower; the block is recorded in ``FALLBACK``)."""
+    and complete, only slower; the block is recorded in ``FALLBACK``) within
+    ``TRIANGULAR_SECONDS``, else nothing, recorded in ``posdim.UNHANDLED``."""
     outer = hasattr(signal, "getitimer") and signal.getitimer(signal.ITIMER_REAL)[0] > 0
     n0 = len(posdim.UNHANDLED)
     try:
@@ -69,7 +71,13 @@ def _positive(eqs: list, xs: list) -> list[dict]:
             raise
     del posdim.UNHANDLED[n0:]  # the triangular solver decides those components
     FALLBACK.append(tuple(eqs))
-    return [s for s, only, _ in solve_triangular(eqs, xs, None) if not only]
+    try:
+        with deadline(TRIANGULAR_SECONDS):
+            return [s for s, only, _ in solve_triangular(eqs, xs, None) if not only]
+    except SupportTimeout:
+        posdim.UNHANDLED.append((tuple(eqs), f"block not solved in {POSDIM_SECONDS:g} s + "
+                                 f"{TRIANGULAR_SECONDS:g} s (triangular fallback)"))
+        return []
 
 
 def _set_aside(eqs: list, xs: list) -> tuple[list, list, list]:
