@@ -5,8 +5,11 @@ its lex basis, keeping only roots in [0, 1] (each unknown is a probability), fou
 root isolation of the univariate polynomials (``sp.Poly.real_roots``).  With the pot
 symbolic the coefficients lie in QQ(P) and a univariate polynomial is factored over QQ(P):
 its linear factors give rational-function branches (valid for all but finitely many P).
-A block with free unknowns (positive dimension) goes to the triangular solver
-(:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
+A block with free unknowns (positive dimension) is decomposed exactly at a numeric pot
+(:func:`.posdim.decompose`: families rational in a maximal independent set of unknowns, and
+recursion where a denominator vanishes; a block it does not finish in ``POSDIM_SECONDS``
+goes back to the triangular solver); with ``P`` symbolic it goes to the triangular
+solver (:func:`solvers.symbolic.enumeration.solve_triangular`), which leaves them free.
 An irreducible quadratic factor ``a x^2 + b x + c`` over QQ(P) gives the two branches
 ``x = (-b +- sqrt(b^2 - 4ac))/(2a)`` (square factors of the discriminant pulled out:
 :func:`.radical.sqrt_of`); back-substitution goes on in ``QQ(P)(sqrt R)``
@@ -17,6 +20,8 @@ irrational roots at a numeric pot are carried as 50-digit floats and recorded in
 """
 from __future__ import annotations
 
+import contextlib
+import signal
 from typing import Sequence
 
 import sympy as sp
@@ -24,9 +29,14 @@ import sympy as sp
 from solvers.symbolic import enumeration
 from solvers.symbolic.enumeration import solve_triangular
 from solvers.symbolic.fullaxis import radical
+from solvers.symbolic.fullaxis import posdim
+from solvers.symbolic.supports.solve import SupportTimeout, deadline
 
 SKIPPED: list = []
 NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot
+FALLBACK: list = []  # positive-dimensional blocks handed back to the triangular solver
+POSDIM_SECONDS = 30.0
+TRIANGULAR_SECONDS = 120.0
 DIGITS = 50
 
 
@@ -42,7 +52,9 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
     G = sp.groebner(eqs, *xs, order="grevlex", domain=dom)
     if G.exprs == [1]:
         return []
-    if not G.is_zero_dimensional:
+    if not G.is_zero_dimensional and p is None:
+        sols = _positive(eqs, xs)
+    elif not G.is_zero_dimensional:
         dropped = len(enumeration.DROPPED)
         sols = [s for s, only, _ in solve_triangular(eqs, xs, p) if not only]
         if p is not None and len(enumeration.DROPPED) > dropped:
@@ -66,6 +78,30 @@ def _radical_branches(eqs: list, xs: list, p: sp.Symbol) -> list[dict]:
     lex = G.fglm("lex") if len(used) > 1 else G
     return [s for s in _back(list(lex.exprs), used, {}, p)
             if any(radical.radicals(v, p) for v in s.values())]
+
+
+def _positive(eqs: list, xs: list) -> list[dict]:
+    """A positive-dimensional block at a numeric pot: :func:`.posdim.decompose` within
+    ``POSDIM_SECONDS`` (when no outer time limit runs), else the triangular solver (exact
+    and complete, only slower; the block is recorded in ``FALLBACK``) within
+    ``TRIANGULAR_SECONDS``, else nothing, recorded in ``posdim.UNHANDLED``."""
+    outer = hasattr(signal, "getitimer") and signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    n0 = len(posdim.UNHANDLED)
+    try:
+        with contextlib.nullcontext() if outer else deadline(POSDIM_SECONDS):
+            return posdim.decompose(eqs, xs, lambda lex, ys: _back(lex, ys, {}, None))
+    except SupportTimeout:
+        if outer:
+            raise
+    del posdim.UNHANDLED[n0:]  # the triangular solver decides those components
+    FALLBACK.append(tuple(eqs))
+    try:
+        with deadline(TRIANGULAR_SECONDS):
+            return [s for s, only, _ in solve_triangular(eqs, xs, None) if not only]
+    except SupportTimeout:
+        posdim.UNHANDLED.append((tuple(eqs), f"block not solved in {POSDIM_SECONDS:g} s + "
+                                 f"{TRIANGULAR_SECONDS:g} s (triangular fallback)"))
+        return []
 
 
 def _set_aside(eqs: list, xs: list) -> tuple[list, list, list]:

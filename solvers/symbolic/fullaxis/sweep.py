@@ -33,7 +33,7 @@ from games import Game
 from solvers.symbolic import psplit
 from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
-from solvers.symbolic.fullaxis import groebner, radical
+from solvers.symbolic.fullaxis import groebner, posdim, radical
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.piecewise import Piece, equilibrium_pieces
 from solvers.symbolic.supports.solve import solve_support
@@ -46,19 +46,44 @@ def at_pot(conds: Sequence[Condition], p: sp.Symbol, v: sp.Expr) -> tuple[Condit
 
 
 def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
-                 fixed: Mapping[str, Any]) -> list[Family]:
+                 fixed: Mapping[str, Any], unhandled: list | None = None) -> list[Family]:
     """Every equilibrium family at the exact pot ``v`` (complete: every leaf of the case
-    walk solved exactly), each with its case string (the support)."""
+    walk solved exactly), each with its case string (the support).  Components of
+    positive-dimensional blocks that :mod:`.posdim` could not solve, and families whose
+    feasibility is undecided, are appended to ``unhandled`` as ``(case, reason)`` (complete
+    when it stays empty)."""
     p = pot_symbol(game)
     cv = at_pot(conds, p, v)
     names = [n.name for n in game.named]
     out = []
+    unhandled = [] if unhandled is None else unhandled
     for _, case in walk.case_leaves(cv, None, {}):
+        n0 = len(posdim.UNHANDLED)
         for fam in solve_support(cv, case, fixed, names,
                                  solver=lambda e, x: solve_block(e, x, None)):
-            if not fam.free or psplit.feasible(fam.constraints, fam.free_symbols()):
+            ok = feasible_family(fam)
+            if ok is None:
+                unhandled.append((case, "feasibility of a family not affine in "
+                                  f"{len(fam.free)} free parameters undecided"))
+            if ok or ok is None:
                 out.append(fam)
+        unhandled += [(case, why) for _, why in posdim.UNHANDLED[n0:]]
     return out
+
+
+def feasible_family(fam: Family) -> bool | None:
+    """Exact feasibility of a family's constraints at a numeric pot: Fourier-Motzkin when
+    they are affine in the free parameters, exact univariate root isolation for one free
+    parameter, an exact grid witness otherwise (None: no witness, undecided)."""
+    xs = fam.free_symbols()
+    if not xs:
+        return True
+    if len(xs) > 1:
+        try:
+            psplit.eliminate(fam.constraints, xs)
+        except ValueError:
+            return True if psplit.witness(fam.constraints, xs) is not None else None
+    return psplit.feasible(fam.constraints, xs)
 
 
 def generic_family(game: Game, conds: Sequence[Condition], case: str,
