@@ -75,14 +75,14 @@ def test_feasible_parts_of_constraints_in_p():
     assert feasible_parts(two, [X, Y], P, sp.Integer(2), sp.Integer(20)) == ([(4, 20)], [])
 
 
-def _skp_run(start):
+def _skp_run(start, state=None):
     g = get_game("skp")
     fixed = reduce_game(g)
     sw = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=start)
-    return g, sw, certify_complete(g, fixed, 1, 10, sw)
+    return g, sw, certify_complete(g, fixed, 1, 10, sw, state=state)
 
 
-def test_proof_on_skp_agrees_with_the_case_search():
+def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
     """SKP (Billingham): with the critical pot P = 5 among the enumerated pots the sweep is
     proven complete on 1 <= P <= 10; without it the proof finds the one place where the
     sweep falls short of the complete case search: at P = 5 the generic families' limits
@@ -90,7 +90,10 @@ def test_proof_on_skp_agrees_with_the_case_search():
     g, sw, rec = _skp_run(["3/2", "5", "6", "8"])
     assert rec["complete"] and not rec["new"] and not rec["missing"]
     assert rec["leaves"] >= 1 and any(q["pot"] == "5" for q in rec["exceptional_pots"])
-    g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"])
+    g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"], tmp_path / "state.json")
+    again = certify_complete(g, reduce_game(g), 1, 10, sw, state=tmp_path / "state.json")
+    assert {k: v for k, v in again.items() if k != "seconds"} == \
+        {k: v for k, v in rec.items() if k != "seconds"}  # resumed from the state file
     assert not rec["complete"] and not rec["new"]
     assert [q["pot"] for q in rec["exceptional_pots"] if q["status"] == "missing"] == ["5"]
     truth = [pc for pc in equilibrium_pieces(g) if pc.p_set == sp.FiniteSet(5)][0]

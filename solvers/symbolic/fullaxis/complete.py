@@ -130,12 +130,17 @@ def sweep_families_at(sw: Sweep, v: sp.Expr) -> list[Family]:
 
 
 def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sweep,
-              seconds: float | None) -> dict:
+              seconds: float | None, budget: float | None = None) -> dict:
     """Every family of the leaves ``cases`` at ``v`` contained in one of the sweep's there:
-    ``{"pot", "float", "leaves", "families", "status", "missing", "open"}``."""
+    ``{"pot", "float", "leaves", "families", "status", "missing", "open"}``; ``seconds``
+    per leaf, ``budget`` for the pot (leaves past it are left open)."""
     theirs = sweep_families_at(sw, v)
     missing, open_, found = [], [], 0
+    t0 = time.perf_counter()
     for case in cases:
+        if budget is not None and time.perf_counter() - t0 > budget:
+            open_.append({"support": case, "reason": f"pot budget of {budget} s spent"})
+            continue
         try:
             fams = families_at(game, conds, case, v, fixed, seconds)
         except (SupportTimeout, NotImplementedError, ValueError) as exc:
@@ -155,8 +160,9 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
 
 def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
                      sweep_result: Sweep, progress: Callable[[str, int, int], None] | None = None,
-                     state: Path | str | None = None, seconds: float | None = 30.0,
-                     leaf_seconds: float | None = 120.0) -> dict:
+                     state: Path | str | None = None, seconds: float | None = 20.0,
+                     leaf_seconds: float | None = 120.0, pot_seconds: float | None = 600.0
+                     ) -> dict:
     """The completeness proof of ``sweep_result`` on ``[low, high]`` (module docstring) as
     JSON-ready data: ``complete`` (no new family, none missing, nothing open or
     undecided), ``leaves``, ``critical_tasks``, ``families``, ``new``, ``algebraic``
@@ -165,7 +171,8 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     them is the generic one only), ``undecided``, ``exceptional_pots`` (each with its
     status) and ``seconds``.  ``progress(stage, done, total)``; ``state``: a JSON file
     that an interrupted run resumes from; ``seconds``: the budget of one leaf at one pot,
-    ``leaf_seconds`` that of one leaf with ``P`` symbolic (past it: ``undecided``)."""
+    ``pot_seconds`` of one pot (past them: ``open``), ``leaf_seconds`` of one leaf with
+    ``P`` symbolic (past it: ``undecided``)."""
     t0 = time.perf_counter()
     low, high = sp.sympify(low), sp.sympify(high)
     p = pot_symbol(game)
@@ -212,10 +219,16 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             tasks.setdefault(v, []).extend(cases)
     pots = []
     keys = sorted(tasks, key=lambda k: float(sp.N(sp.sympify(k), 30)))
+    mark = _fingerprint(sweep_result)
+    if st.get("checked", {}).get("sweep") != mark:
+        st["checked"] = {"sweep": mark}
     for j, key in enumerate(keys):
-        v = sp.sympify(key)
-        pots.append(check_pot(game, conds, v, sorted(set(tasks[key])), fixed, sweep_result,
-                              seconds))
+        if key not in st["checked"]:
+            st["checked"][key] = check_pot(game, conds, sp.sympify(key),
+                                           sorted(set(tasks[key])), fixed, sweep_result,
+                                           seconds, pot_seconds)
+            _save(path, st)
+        pots.append(st["checked"][key])
         if progress:
             progress("pots", j + 1, len(keys))
     unresolved = set(sweep_result.unresolved)
@@ -231,6 +244,12 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             "nonlinear": sorted(set(st["nonlinear"])), "undecided": st["undecided"],
             "exceptional_pots": pots, "walk_seconds": st["walk_seconds"],
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _fingerprint(sw: Sweep) -> str:
+    """The sweep's pieces and supports as one string: pot checks done against another
+    sweep are not reused."""
+    return repr((sorted(sw.supports), [(str(pc.p_set), len(pc.solutions)) for pc in sw.pieces]))
 
 
 def _save(path: Path | None, st: dict) -> None:
