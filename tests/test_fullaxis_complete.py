@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import get_game
+from pokerdyn.commands.exact.equilibrium_axis import completeness_line
 from solvers.symbolic.dominance import reduce_game
 from solvers.symbolic.fullaxis.complete import certify_complete
 from solvers.symbolic.fullaxis.exceptional import block_analysis, feasible_parts
@@ -90,6 +91,7 @@ def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
     g, sw, rec = _skp_run(["3/2", "5", "6", "8"])
     assert rec["complete"] and not rec["new"] and not rec["missing"]
     assert rec["leaves"] >= 1 and any(q["pot"] == "5" for q in rec["exceptional_pots"])
+    assert completeness_line(rec).startswith("proven complete on 1 <= P <= 10")
     g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"], tmp_path / "state.json")
     again = certify_complete(g, reduce_game(g), 1, 10, sw, state=tmp_path / "state.json")
     assert {k: v for k, v in again.items() if k != "seconds"} == \

@@ -103,13 +103,14 @@ def _prove(game, fixed, low, high, res, state: Path, quiet: bool) -> dict:
 
 def completeness_line(c: dict) -> str:
     """One line: what the proof with P symbolic found."""
-    head = (f"complete on {c['p_min']} <= P <= {c['p_max']}" if c["complete"] else
+    head = (f"proven complete on {c['p_min']} <= P <= {c['p_max']}" if c["complete"] else
             f"NOT proven complete on {c['p_min']} <= P <= {c['p_max']}")
     alg = f"; {len(c['algebraic'])} supports with irrational branches checked separately" \
         if c["algebraic"] else ""
     return (f"{head}: {c['leaves']} leaves with P symbolic, {len(c['exceptional_pots'])} "
             f"exceptional pots, {len(c['new'])} new families, {len(c['missing'])} missing at "
-            f"pots, {len(c['open_pots'])} pots open{alg} ({c['seconds']} s)")
+            f"pots, {len(c['open_pots'])} pots open, {len(c['nonlinear'])} leaves with "
+            f"non-linear positive-dimensional blocks{alg} ({c['seconds']} s)")
 
 
 def _range(text: str):

@@ -22,9 +22,10 @@ interval or in a leaf recorded at an isolated critical pot.
    budget) and every family found must be contained (exactly,
    :func:`solvers.symbolic.reduce.family_contains`) in a family the sweep gives at ``v``.
 
-With no new family, no family missing at a pot, nothing left open (a budget exceeded)
-and no undecided constraint, the sweep's pieces hold every equilibrium on ``[low, high]``
-apart from the listed algebraic supports.  Minutes for kuhn3-full-simplified: the leaves
+With no new family, no family missing at a pot, nothing left open (a budget exceeded),
+no undecided constraint and no leaf with a non-linear positive-dimensional block (whose
+solutions at ``v`` the theorem does not tie to its generic families: listed), the sweep's
+pieces hold every equilibrium on ``[low, high]`` apart from the listed algebraic supports.  Minutes for kuhn3-full-simplified: the leaves
 are resumable from a state file (``state``), the pot checks are cheap.
 """
 from __future__ import annotations
@@ -164,12 +165,14 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
                      leaf_seconds: float | None = 120.0, pot_seconds: float | None = 600.0
                      ) -> dict:
     """The completeness proof of ``sweep_result`` on ``[low, high]`` (module docstring) as
-    JSON-ready data: ``complete`` (no new family, none missing, nothing open or
-    undecided), ``leaves``, ``critical_tasks``, ``families``, ``new``, ``algebraic``
-    (supports with an irrational branch in ``P``: whether the sweep found them),
-    ``nonlinear`` (positive-dimensional non-linear blocks: the specialization argument for
-    them is the generic one only), ``undecided``, ``exceptional_pots`` (each with its
-    status) and ``seconds``.  ``progress(stage, done, total)``; ``state``: a JSON file
+    JSON-ready data: ``complete`` (proven: no new family, none missing, nothing open,
+    undecided or nonlinear), ``nothing_missed`` (no new family and none missing: what was
+    checked found no gap), ``leaves``, ``critical_tasks``, ``families``, ``new``,
+    ``missing``, ``open_pots``, ``algebraic`` (supports with an irrational branch in
+    ``P``, checked separately: whether the sweep found them), ``nonlinear`` (leaves with a
+    positive-dimensional block whose basis is not linear: the specialization argument
+    does not cover them), ``undecided``, ``exceptional_pots`` (each with its status) and
+    ``seconds``.  ``progress(stage, done, total)``; ``state``: a JSON file
     that an interrupted run resumes from; ``seconds``: the budget of one leaf at one pot,
     ``pot_seconds`` of one pot (past them: ``open``), ``leaf_seconds`` of one leaf with
     ``P`` symbolic (past it: ``undecided``)."""
@@ -236,12 +239,14 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
                  for c in sorted(set(st["algebraic"]))]
     missing = [m for q in pots for m in q["missing"]]
     open_ = [q["pot"] for q in pots if q["open"]]
-    return {"complete": not (st["new"] or missing or open_ or st["undecided"]),
+    nonlinear = sorted(set(st["nonlinear"]))
+    return {"complete": not (st["new"] or missing or open_ or st["undecided"] or nonlinear),
+            "nothing_missed": not (st["new"] or missing),
             "p_min": str(low), "p_max": str(high), "leaves": len(leaves),
             "critical_tasks": sum(len(c) for _, c in st["critical"]),
             "families": st["families"], "new": st["new"], "missing": missing,
             "open_pots": open_, "algebraic": algebraic,
-            "nonlinear": sorted(set(st["nonlinear"])), "undecided": st["undecided"],
+            "nonlinear": nonlinear, "undecided": st["undecided"],
             "exceptional_pots": pots, "walk_seconds": st["walk_seconds"],
             "seconds": round(time.perf_counter() - t0, 1)}
 
