@@ -50,7 +50,8 @@ def run_axis(game, args) -> int:
         bar.close()
     rec = sweep_record(game, fixed, res, low, high)
     if getattr(args, "prove_complete", False):
-        rec["completeness"] = _prove(game, fixed, low, high, res, state, args.json)
+        rec["completeness"] = _prove(game, fixed, low, high, res, state, args.json,
+                                     getattr(args, "workers", None))
     if args.json:
         emit_json(rec)
         return 0
@@ -79,8 +80,9 @@ def run_axis(game, args) -> int:
     return 0
 
 
-def _prove(game, fixed, low, high, res, state: Path, quiet: bool) -> dict:
-    """certify_complete with a progress bar; its leaves resume from STATE.complete.json."""
+def _prove(game, fixed, low, high, res, state: Path, quiet: bool, workers: int | None) -> dict:
+    """certify_complete with a progress bar; its leaves resume from STATE.complete.json and
+    are shared among --workers processes (default 1)."""
     from tqdm.auto import tqdm
 
     from solvers.symbolic.fullaxis.complete import certify_complete
@@ -95,7 +97,8 @@ def _prove(game, fixed, low, high, res, state: Path, quiet: bool) -> dict:
 
     try:
         return certify_complete(game, fixed, low, high, res, progress=step,
-                                state=state.with_name(state.name + ".complete.json"))
+                                state=state.with_name(state.name + ".complete.json"),
+                                workers=workers or 1)
     finally:
         for b in bars.values():
             b.close()

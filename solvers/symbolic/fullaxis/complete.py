@@ -162,8 +162,8 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
 def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
                      sweep_result: Sweep, progress: Callable[[str, int, int], None] | None = None,
                      state: Path | str | None = None, seconds: float | None = 20.0,
-                     leaf_seconds: float | None = 120.0, pot_seconds: float | None = 600.0
-                     ) -> dict:
+                     leaf_seconds: float | None = 60.0, pot_seconds: float | None = 600.0,
+                     workers: int = 1) -> dict:
     """The completeness proof of ``sweep_result`` on ``[low, high]`` (module docstring) as
     JSON-ready data: ``complete`` (proven: no new family, none missing, nothing open,
     undecided or nonlinear), ``nothing_missed`` (no new family and none missing: what was
@@ -175,7 +175,7 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     ``seconds``.  ``progress(stage, done, total)``; ``state``: a JSON file
     that an interrupted run resumes from; ``seconds``: the budget of one leaf at one pot,
     ``pot_seconds`` of one pot (past them: ``open``), ``leaf_seconds`` of one leaf with
-    ``P`` symbolic (past it: ``undecided``)."""
+    ``P`` symbolic (past it: ``undecided``); ``workers``: forked processes for the leaves."""
     t0 = time.perf_counter()
     low, high = sp.sympify(low), sp.sympify(high)
     p = pot_symbol(game)
@@ -193,28 +193,19 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
         _save(path, st)
     known = set(sweep_result.supports)
     leaves = st["leaves"]
-    for i in range(st["next"], len(leaves)):
-        case = leaves[i]
-        try:
-            with deadline(leaf_seconds):
-                r = analyse_leaf(game, conds, case, fixed, low, high, known)
-        except SupportTimeout:
-            r = {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
-                 "undecided": [{"support": case, "reason": f"not solved in {leaf_seconds} s"}]}
-        st["families"] += r["families"]
-        st["new"] += r["new"]
-        st["undecided"] += r["undecided"]
-        if r["algebraic"]:
-            st["algebraic"].append(case)
-        if r["nonlinear"]:
-            st["nonlinear"].append(case)
-        for v in r["pots"]:
-            st["tasks"].setdefault(v, []).append(case)
-        st["next"] = i + 1
-        if progress:
-            progress("leaves", i + 1, len(leaves))
-        if (i + 1) % SAVE_EVERY == 0:
-            _save(path, st)
+    global _JOB
+    _JOB = (game, conds, fixed, low, high, known, leaf_seconds)
+    try:
+        results = _map_leaves(leaves[st["next"]:], workers)
+        for i, (case, r) in enumerate(zip(leaves[st["next"]:], results), st["next"]):
+            _add_leaf(st, case, r)
+            st["next"] = i + 1
+            if progress:
+                progress("leaves", i + 1, len(leaves))
+            if (i + 1) % SAVE_EVERY == 0:
+                _save(path, st)
+    finally:
+        _JOB = None
     _save(path, st)
     tasks = {k: list(v) for k, v in st["tasks"].items()}
     for v, cases in st["critical"]:
@@ -249,6 +240,47 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             "nonlinear": nonlinear, "undecided": st["undecided"],
             "exceptional_pots": pots, "walk_seconds": st["walk_seconds"],
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+_JOB = None  # the leaves' common arguments (set around _map_leaves; inherited by forks)
+
+
+def _leaf(case: str) -> dict:
+    """:func:`analyse_leaf` within the leaf budget (past it: undecided)."""
+    game, conds, fixed, low, high, known, seconds = _JOB
+    try:
+        with deadline(seconds):
+            return analyse_leaf(game, conds, case, fixed, low, high, known)
+    except SupportTimeout:
+        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
+                "undecided": [{"support": case, "reason": f"not solved in {seconds} s"}]}
+
+
+def _map_leaves(cases: Sequence[str], workers: int):
+    """:func:`_leaf` of every case, in order (a lazy iterator); shared among ``workers``
+    forked processes where there are several (each leaf's result is the same wherever it
+    is computed)."""
+    import multiprocessing as mp
+
+    if workers < 2 or len(cases) < 2 or "fork" not in mp.get_all_start_methods():
+        yield from map(_leaf, cases)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp.get_context("fork")) as pool:
+        yield from pool.map(_leaf, cases, chunksize=4)
+
+
+def _add_leaf(st: dict, case: str, r: dict) -> None:
+    st["families"] += r["families"]
+    st["new"] += r["new"]
+    st["undecided"] += r["undecided"]
+    if r["algebraic"]:
+        st["algebraic"].append(case)
+    if r["nonlinear"]:
+        st["nonlinear"].append(case)
+    for v in r["pots"]:
+        st["tasks"].setdefault(v, []).append(case)
 
 
 def _fingerprint(sw: Sweep) -> str:
