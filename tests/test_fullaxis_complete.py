@@ -103,3 +103,16 @@ def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
     truth = [pc for pc in equilibrium_pieces(g) if pc.p_set == sp.FiniteSet(5)][0]
     assert len(truth.solutions) == 1 and truth.solutions[0].free == ("b_J",)
     assert rec["missing"][0]["free"] == ["b_J"]
+
+
+def test_a_resumed_sweep_keeps_the_supports_of_earlier_samples():
+    """A sweep resumed from its pots (``done``) reads the supports of every pot enumerated
+    before, not only of its start pots: the proof above found a family of kuhn3-full-
+    simplified on [(7+sqrt 105)/4, (7+sqrt 113)/4] that a resumed sweep had dropped."""
+    g = get_game("skp")
+    fixed = reduce_game(g)
+    done: dict = {}
+    first = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=["3/2"], done=done)
+    again = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=["3/2"], done=dict(done))
+    assert len(done) > 1 and again.supports == first.supports
+    assert [str(pc.p_set) for pc in again.pieces] == [str(pc.p_set) for pc in first.pieces]

@@ -228,6 +228,8 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     unresolved = set(sweep_result.unresolved)
     algebraic = [{"support": c, "found_by_sweep": c in known or c in unresolved}
                  for c in sorted(set(st["algebraic"]))]
+    st["new"] = [n for n in st["new"] if n["support"] not in known]  # a resumed state:
+    # the sweep may have found more supports since (their families are in its pieces)
     missing = [m for q in pots for m in q["missing"]]
     open_ = [q["pot"] for q in pots if q["open"]]
     nonlinear = sorted(set(st["nonlinear"]))
