@@ -196,7 +196,7 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     global _JOB
     _JOB = (game, conds, fixed, low, high, known, leaf_seconds)
     try:
-        results = _map_leaves(leaves[st["next"]:], workers)
+        results = _map(_leaf, leaves[st["next"]:], workers)
         for i, (case, r) in enumerate(zip(leaves[st["next"]:], results), st["next"]):
             _add_leaf(st, case, r)
             st["next"] = i + 1
@@ -216,15 +216,18 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     mark = _fingerprint(sweep_result)
     if st.get("checked", {}).get("sweep") != mark:
         st["checked"] = {"sweep": mark}
-    for j, key in enumerate(keys):
-        if key not in st["checked"]:
-            st["checked"][key] = check_pot(game, conds, sp.sympify(key),
-                                           sorted(set(tasks[key])), fixed, sweep_result,
-                                           seconds, pot_seconds)
+    todo = [k for k in keys if k not in st["checked"]]
+    _JOB = (game, conds, fixed, sweep_result, seconds, pot_seconds)
+    try:
+        for j, (key, res) in enumerate(zip(todo, _map(_pot, [(k, sorted(set(tasks[k])))
+                                                           for k in todo], workers))):
+            st["checked"][key] = res
             _save(path, st)
-        pots.append(st["checked"][key])
-        if progress:
-            progress("pots", j + 1, len(keys))
+            if progress:
+                progress("pots", j + 1, len(todo))
+    finally:
+        _JOB = None
+    pots = [st["checked"][k] for k in keys]
     unresolved = set(sweep_result.unresolved)
     algebraic = [{"support": c, "found_by_sweep": c in known or c in unresolved}
                  for c in sorted(set(st["algebraic"]))]
@@ -244,7 +247,7 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
-_JOB = None  # the leaves' common arguments (set around _map_leaves; inherited by forks)
+_JOB = None  # the common arguments of the leaves / pots (set around _map; inherited by forks)
 
 
 def _leaf(case: str) -> dict:
@@ -258,19 +261,25 @@ def _leaf(case: str) -> dict:
                 "undecided": [{"support": case, "reason": f"not solved in {seconds} s"}]}
 
 
-def _map_leaves(cases: Sequence[str], workers: int):
-    """:func:`_leaf` of every case, in order (a lazy iterator); shared among ``workers``
-    forked processes where there are several (each leaf's result is the same wherever it
-    is computed)."""
+def _pot(task: tuple) -> dict:
+    """:func:`check_pot` of ``(pot, leaves)``."""
+    game, conds, fixed, sw, seconds, budget = _JOB
+    return check_pot(game, conds, sp.sympify(task[0]), task[1], fixed, sw, seconds, budget)
+
+
+def _map(fn, items: Sequence, workers: int):
+    """``fn`` of every item, in order (a lazy iterator); shared among ``workers`` forked
+    processes where there are several (each result is the same wherever it is
+    computed)."""
     import multiprocessing as mp
 
-    if workers < 2 or len(cases) < 2 or "fork" not in mp.get_all_start_methods():
-        yield from map(_leaf, cases)
+    if workers < 2 or len(items) < 2 or "fork" not in mp.get_all_start_methods():
+        yield from map(fn, items)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(workers, mp.get_context("fork")) as pool:
-        yield from pool.map(_leaf, cases, chunksize=4)
+        yield from pool.map(fn, items, chunksize=1 if fn is _pot else 4)
 
 
 def _add_leaf(st: dict, case: str, r: dict) -> None:
