@@ -204,6 +204,12 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
                 progress("leaves", i + 1, len(leaves))
             if (i + 1) % SAVE_EVERY == 0:
                 _save(path, st)
+        if not st.get("retried"):  # leaves over budget in an earlier version: once more
+            again = [u["support"] for u in st["undecided"] if u["reason"].startswith("not")]
+            st["undecided"] = [u for u in st["undecided"] if u["support"] not in again]
+            for case, r in zip(again, _map(_leaf, again, workers)):
+                _add_leaf(st, case, r)
+            st["retried"] = True
     finally:
         _JOB = None
     _save(path, st)
