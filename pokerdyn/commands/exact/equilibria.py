@@ -23,6 +23,9 @@ def add_arguments(p) -> None:
     p.add_argument("--state", default=None,
                    help="whole-axis enumeration: file of the pots done, to resume "
                         "(default .pokerdyn-GAME-axis.json)")
+    p.add_argument("--prove-complete", action="store_true",
+                   help="whole-axis enumeration: then prove it complete on the range with P "
+                        "symbolic (solvers.symbolic.fullaxis.complete; JSON key completeness)")
     p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
                    help="processes for the seeded runs (default: one per CPU)")
 

@@ -48,6 +48,8 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
     eqs, xs, aside = _set_aside(eqs, xs)
     if not eqs:
         return [_resolve(aside, {})]
+    if not xs:  # nonzero equations in P alone: no solution for generic P (nor at this pot)
+        return []
     dom = sp.QQ if p is None else sp.QQ.frac_field(p)
     G = sp.groebner(eqs, *xs, order="grevlex", domain=dom)
     if G.exprs == [1]:

@@ -138,14 +138,17 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     conds = conditions(game, None, fixed)
     done = {} if done is None else done
     supports: dict[str, list[Family]] = {}
-    todo = [sp.Rational(x) for x in start]
-    # a resumed run: the supports of every pot enumerated before count from the first round
-    todo += [sp.Rational(k) for k in done if sp.Rational(k) not in todo]
+    # a resumed run takes every pot enumerated before (else the supports found at earlier
+    # samples were dropped: the samples are skipped as done, their supports never read)
+    todo = [sp.Rational(x) for x in start] + [sp.Rational(k) for k in done
+                                              if k not in {str(sp.Rational(x)) for x in start}]
+    seen: set = set()
     pieces: list[Piece] = []
     for _ in range(rounds):
         new = False
         for v in todo:
             key = str(v)
+            seen.add(key)
             if key not in done:
                 done[key] = sorted({f.cases for f in pot_families(game, conds, v, fixed)})
                 if progress:
@@ -158,7 +161,7 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
             break
         gen = [f for fs in supports.values() for f in fs]
         pieces = equilibrium_pieces(game, fixed, generic=gen)
-        todo = [s for s in _samples(pieces, low, high) if str(s) not in done]
+        todo = [s for s in _samples(pieces, low, high) if str(s) not in seen]
         if not todo:
             break
     tasks = _point_tasks(pieces, conds, done)

@@ -1,0 +1,311 @@
+"""A proof that a whole-axis sweep (:mod:`.sweep`) missed no equilibrium on ``[low, high]``.
+
+The sweep enumerates completely at rational pots only; this walks once with ``P`` symbolic
+(:func:`solvers.symbolic.casesearch.walk.case_leaves`), which is exhaustive for every
+``P > 0`` at once: every equilibrium at every pot lies in a leaf possible on an open P
+interval or in a leaf recorded at an isolated critical pot.
+
+1. Every leaf is solved with ``P`` symbolic (:func:`.sweep.generic_family`).  By
+   Kalkbrener's specialization theorem (:mod:`.exceptional`) its solutions at ``P = v``
+   are its generic families at ``v`` (or values of irrational branches: "algebraic",
+   listed and checked separately) for every ``v`` but the exceptional pots of its blocks
+   (roots of the leading coefficients in ``P`` of their lex bases) and the poles of its
+   families.
+2. A leaf whose support the sweep found has the very families the sweep placed on its
+   pieces (the same generic solve).  For any other leaf each family's feasible set in
+   ``[low, high]`` is decided exactly (:func:`.exceptional.feasible_parts`): an open part
+   is an equilibrium family the sweep lacks (``new``); an isolated feasible pot is solved
+   there as in 3.
+3. At every exceptional pot of a leaf, pole, isolated pot and critical pot of the walk in
+   ``[low, high]`` the leaf is solved exactly (``P = v`` substituted; Groebner bases at
+   rational pots, the triangular solver over QQ(v) at algebraic ones, each within a time
+   budget) and every family found must be contained (exactly,
+   :func:`solvers.symbolic.reduce.family_contains`) in a family the sweep gives at ``v``.
+
+With no new family, no family missing at a pot, nothing left open (a budget exceeded),
+no undecided constraint and no leaf with a non-linear positive-dimensional block (whose
+solutions at ``v`` the theorem does not tie to its generic families: listed), the sweep's
+pieces hold every equilibrium on ``[low, high]`` apart from the listed algebraic supports.  Minutes for kuhn3-full-simplified: the leaves
+are resumable from a state file (``state``), the pot checks are cheap.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import sympy as sp
+
+from games import Game
+
+from solvers.symbolic import psplit
+from solvers.symbolic.casesearch import walk
+from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
+from solvers.symbolic.fullaxis import exceptional as ex
+from solvers.symbolic.fullaxis import groebner
+from solvers.symbolic.fullaxis.sweep import Sweep, at_pot, generic_family
+from solvers.symbolic.reduce import family_contains, reduce_families
+from solvers.symbolic.supports.solve import SupportTimeout, blocks, deadline, solve_support
+
+SAVE_EVERY = 25  # leaves between writes of the state file
+
+
+def leaf_blocks(conds: Sequence[Condition], case: str) -> list[tuple[list, list]]:
+    """The independent blocks (equations, unknowns) of a leaf's indifference equations."""
+    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
+    unknowns = [c.symbol for c, k in zip(conds, case) if k == "c"]
+    eqs = [e for c, k in zip(conds, case) if k == "c"
+           if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
+    return blocks(eqs, unknowns)
+
+
+def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mapping[str, Any],
+                 low: sp.Expr, high: sp.Expr, known: set) -> dict:
+    """One leaf: its generic families, the pots in ``[low, high]`` where it must be solved
+    exactly (exceptional pots of its blocks, poles of its families, isolated feasible
+    pots), and, for a support the sweep lacks, the open P parts where a family is
+    feasible.  JSON-ready (exact values as strings)."""
+    p = pot_symbol(game)
+    pots: list = []
+    nonlinear = empty = False
+    for beqs, bxs in leaf_blocks(conds, case):
+        b = ex.block_analysis(beqs, bxs, p, low, high)
+        pots += b["pots"]
+        nonlinear = nonlinear or not (b["zero_dimensional"] or b["linear"])
+        empty = empty or not bxs  # an equation in P alone: solutions at its roots only
+    n0 = len(groebner.SKIPPED)
+    fams = [] if empty else generic_family(game, conds, case, fixed)
+    out: dict = {"families": len(fams), "algebraic": len(groebner.SKIPPED) > n0,
+                 "nonlinear": nonlinear, "new": [], "undecided": []}
+    for fam in fams:
+        exprs = [v for _, v in fam.strategy] + [e for e, _ in fam.constraints]
+        pots += ex.denominator_pots(exprs, p, low, high)
+        if case in known:
+            continue
+        try:
+            parts, isolated = ex.feasible_parts(fam.constraints, fam.free_symbols(), p,
+                                                low, high)
+        except ValueError as exc:  # constraints not affine in the free parameters
+            out["undecided"].append({"support": case, "reason": str(exc)})
+            continue
+        pots += isolated
+        if parts:
+            out["new"].append({"support": case, "parts": [[str(a), str(b)] for a, b in parts],
+                               "strategy": {k: str(v) for k, v in fam.strategy},
+                               "free": list(fam.free)})
+    out["pots"] = [str(v) for v in psplit.merge_points(pots)]
+    return out
+
+
+def families_at(game: Game, conds: Sequence[Condition], case: str, v: sp.Expr,
+                fixed: Mapping[str, Any], seconds: float | None) -> list[Family]:
+    """The feasible families of one leaf at the exact pot ``v`` (Groebner bases at a
+    rational pot, the triangular solver over the number field at an algebraic one);
+    :class:`SupportTimeout` after ``seconds``."""
+    cv = _conds_at(conds, pot_symbol(game), v)
+    names = [n.name for n in game.named]
+    solver = (lambda e, x: groebner.solve_block(e, x, None)) if v.is_Rational else None
+    with deadline(seconds):
+        fams = solve_support(cv, case, fixed, names, solver=solver)
+        return [f for f in fams
+                if not f.free or psplit.feasible(f.constraints, f.free_symbols())]
+
+
+_AT: dict = {}
+
+
+def _conds_at(conds, p, v):
+    key = (id(conds), sp.srepr(v))
+    if key not in _AT:
+        _AT[key] = at_pot(conds, p, v)
+    return _AT[key]
+
+
+def sweep_families_at(sw: Sweep, v: sp.Expr) -> list[Family]:
+    """The families the sweep gives at the pot ``v`` (its piece's, ``P`` still symbolic)."""
+    for pc in sw.pieces:
+        if pc.p_set.contains(v) is sp.true:
+            return [Family(s.strategy, s.free, s.raw, "") for s in pc.solutions]
+    return []
+
+
+def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sweep,
+              seconds: float | None, budget: float | None = None) -> dict:
+    """Every family of the leaves ``cases`` at ``v`` contained in one of the sweep's there:
+    ``{"pot", "float", "leaves", "families", "status", "missing", "open"}``; ``seconds``
+    per leaf, ``budget`` for the pot (leaves past it are left open)."""
+    theirs = sweep_families_at(sw, v)
+    missing, open_, found = [], [], 0
+    t0 = time.perf_counter()
+    for case in cases:
+        if budget is not None and time.perf_counter() - t0 > budget:
+            open_.append({"support": case, "reason": f"pot budget of {budget} s spent"})
+            continue
+        try:
+            fams = families_at(game, conds, case, v, fixed, seconds)
+        except (SupportTimeout, NotImplementedError, ValueError) as exc:
+            open_.append({"support": case, "reason": str(exc) or type(exc).__name__})
+            continue
+        for fam in fams:
+            found += 1
+            parts = reduce_families(game, [fam], at=v)  # pinned parameters substituted
+            if not all(any(family_contains(game, big, f, at=v) for big in theirs)
+                       for f in parts):
+                missing.append({"support": case, "free": list(fam.free),
+                                "strategy": {k: str(e) for k, e in fam.strategy}})
+    status = "missing" if missing else "open" if open_ else "covered"
+    return {"pot": str(v), "float": float(sp.N(v, 17)), "leaves": len(cases), "families": found,
+            "status": status, "missing": missing, "open": open_}
+
+
+def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
+                     sweep_result: Sweep, progress: Callable[[str, int, int], None] | None = None,
+                     state: Path | str | None = None, seconds: float | None = 20.0,
+                     leaf_seconds: float | None = 60.0, pot_seconds: float | None = 600.0,
+                     workers: int = 1) -> dict:
+    """The completeness proof of ``sweep_result`` on ``[low, high]`` (module docstring) as
+    JSON-ready data: ``complete`` (proven: no new family, none missing, nothing open,
+    undecided or nonlinear), ``nothing_missed`` (no new family and none missing: what was
+    checked found no gap), ``leaves``, ``critical_tasks``, ``families``, ``new``,
+    ``missing``, ``open_pots``, ``algebraic`` (supports with an irrational branch in
+    ``P``, checked separately: whether the sweep found them), ``nonlinear`` (leaves with a
+    positive-dimensional block whose basis is not linear: the specialization argument
+    does not cover them), ``undecided``, ``exceptional_pots`` (each with its status) and
+    ``seconds``.  ``progress(stage, done, total)``; ``state``: a JSON file
+    that an interrupted run resumes from; ``seconds``: the budget of one leaf at one pot,
+    ``pot_seconds`` of one pot (past them: ``open``), ``leaf_seconds`` of one leaf with
+    ``P`` symbolic (past it: ``undecided``); ``workers``: forked processes for the leaves."""
+    t0 = time.perf_counter()
+    low, high = sp.sympify(low), sp.sympify(high)
+    p = pot_symbol(game)
+    conds = conditions(game, None, fixed)
+    path = Path(state) if state else None
+    st = json.loads(path.read_text()) if path and path.exists() else {}
+    if st.get("range") != [str(low), str(high)]:
+        st = {"range": [str(low), str(high)]}
+    if "leaves" not in st:
+        crit: dict = {}
+        st["leaves"] = [case for _, case in walk.case_leaves(conds, p, crit)]
+        st["critical"] = [[str(v), sorted({t[2] for t in ts})] for v, ts in crit.values()]
+        st.update(next=0, families=0, new=[], algebraic=[], nonlinear=[], undecided=[],
+                  tasks={}, walk_seconds=round(time.perf_counter() - t0, 1))
+        _save(path, st)
+    known = set(sweep_result.supports)
+    leaves = st["leaves"]
+    global _JOB
+    _JOB = (game, conds, fixed, low, high, known, leaf_seconds)
+    try:
+        results = _map(_leaf, leaves[st["next"]:], workers)
+        for i, (case, r) in enumerate(zip(leaves[st["next"]:], results), st["next"]):
+            _add_leaf(st, case, r)
+            st["next"] = i + 1
+            if progress:
+                progress("leaves", i + 1, len(leaves))
+            if (i + 1) % SAVE_EVERY == 0:
+                _save(path, st)
+        if not st.get("retried"):  # leaves over budget in an earlier version: once more
+            again = [u["support"] for u in st["undecided"] if u["reason"].startswith("not")]
+            st["undecided"] = [u for u in st["undecided"] if u["support"] not in again]
+            for case, r in zip(again, _map(_leaf, again, workers)):
+                _add_leaf(st, case, r)
+            st["retried"] = True
+    finally:
+        _JOB = None
+    _save(path, st)
+    tasks = {k: list(v) for k, v in st["tasks"].items()}
+    for v, cases in st["critical"]:
+        if ex.inside(sp.sympify(v), low, high):
+            tasks.setdefault(v, []).extend(cases)
+    pots = []
+    keys = sorted(tasks, key=lambda k: float(sp.N(sp.sympify(k), 30)))
+    mark = _fingerprint(sweep_result)
+    if st.get("checked", {}).get("sweep") != mark:
+        st["checked"] = {"sweep": mark}
+    todo = [k for k in keys if k not in st["checked"]]
+    _JOB = (game, conds, fixed, sweep_result, seconds, pot_seconds)
+    try:
+        for j, (key, res) in enumerate(zip(todo, _map(_pot, [(k, sorted(set(tasks[k])))
+                                                           for k in todo], workers))):
+            st["checked"][key] = res
+            _save(path, st)
+            if progress:
+                progress("pots", j + 1, len(todo))
+    finally:
+        _JOB = None
+    pots = [st["checked"][k] for k in keys]
+    unresolved = set(sweep_result.unresolved)
+    algebraic = [{"support": c, "found_by_sweep": c in known or c in unresolved}
+                 for c in sorted(set(st["algebraic"]))]
+    st["new"] = [n for n in st["new"] if n["support"] not in known]  # a resumed state:
+    # the sweep may have found more supports since (their families are in its pieces)
+    missing = [m for q in pots for m in q["missing"]]
+    open_ = [q["pot"] for q in pots if q["open"]]
+    nonlinear = sorted(set(st["nonlinear"]))
+    return {"complete": not (st["new"] or missing or open_ or st["undecided"] or nonlinear),
+            "nothing_missed": not (st["new"] or missing),
+            "p_min": str(low), "p_max": str(high), "leaves": len(leaves),
+            "critical_tasks": sum(len(c) for _, c in st["critical"]),
+            "families": st["families"], "new": st["new"], "missing": missing,
+            "open_pots": open_, "algebraic": algebraic,
+            "nonlinear": nonlinear, "undecided": st["undecided"],
+            "exceptional_pots": pots, "walk_seconds": st["walk_seconds"],
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+_JOB = None  # the common arguments of the leaves / pots (set around _map; inherited by forks)
+
+
+def _leaf(case: str) -> dict:
+    """:func:`analyse_leaf` within the leaf budget (past it: undecided)."""
+    game, conds, fixed, low, high, known, seconds = _JOB
+    try:
+        with deadline(seconds):
+            return analyse_leaf(game, conds, case, fixed, low, high, known)
+    except SupportTimeout:
+        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
+                "undecided": [{"support": case, "reason": f"not solved in {seconds} s"}]}
+
+
+def _pot(task: tuple) -> dict:
+    """:func:`check_pot` of ``(pot, leaves)``."""
+    game, conds, fixed, sw, seconds, budget = _JOB
+    return check_pot(game, conds, sp.sympify(task[0]), task[1], fixed, sw, seconds, budget)
+
+
+def _map(fn, items: Sequence, workers: int):
+    """``fn`` of every item, in order (a lazy iterator); shared among ``workers`` forked
+    processes where there are several (each result is the same wherever it is
+    computed)."""
+    import multiprocessing as mp
+
+    if workers < 2 or len(items) < 2 or "fork" not in mp.get_all_start_methods():
+        yield from map(fn, items)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers, mp.get_context("fork")) as pool:
+        yield from pool.map(fn, items, chunksize=1 if fn is _pot else 4)
+
+
+def _add_leaf(st: dict, case: str, r: dict) -> None:
+    st["families"] += r["families"]
+    st["new"] += r["new"]
+    st["undecided"] += r["undecided"]
+    if r["algebraic"]:
+        st["algebraic"].append(case)
+    if r["nonlinear"]:
+        st["nonlinear"].append(case)
+    for v in r["pots"]:
+        st["tasks"].setdefault(v, []).append(case)
+
+
+def _fingerprint(sw: Sweep) -> str:
+    """The sweep's pieces and supports as one string: pot checks done against another
+    sweep are not reused."""
+    return repr((sorted(sw.supports), [(str(pc.p_set), len(pc.solutions)) for pc in sw.pieces]))
+
+
+def _save(path: Path | None, st: dict) -> None:
+    if path is not None:
+        path.write_text(json.dumps(st))

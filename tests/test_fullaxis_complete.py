@@ -1,0 +1,118 @@
+"""The completeness proof of the whole-axis sweep (solvers.symbolic.fullaxis.complete): the
+exceptional pots of a block (Kalkbrener's specialization theorem), exact feasibility over a
+P interval, and the proof on SKP against its known complete enumeration (the case search
+of solvers.symbolic.piecewise, Billingham sec. 2)."""
+from __future__ import annotations
+
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games import get_game
+from pokerdyn.commands.exact.equilibrium_axis import completeness_line
+from solvers.symbolic.dominance import reduce_game
+from solvers.symbolic.fullaxis.complete import certify_complete
+from solvers.symbolic.fullaxis.exceptional import block_analysis, feasible_parts
+from solvers.symbolic.fullaxis.sweep import sweep
+from solvers.symbolic.piecewise import equilibrium_pieces
+
+P = sp.Symbol("P", positive=True)
+X, Y = sp.symbols("x y", real=True)
+
+
+def test_exceptional_pots_of_a_hand_made_block():
+    """(P - 2) x = 1, (P - 3) y = x: the generic solution x = 1/(P - 2), y = 1/((P-2)(P-3))
+    specialises everywhere but at P = 2 (no solution) and P = 3 (a free y or none)."""
+    b = block_analysis([(P - 2) * X - 1, (P - 3) * Y - X], [X, Y], P)
+    assert b["pots"] == [2, 3]
+    assert b["zero_dimensional"] and b["linear"]
+    # a block with solutions only at P = 2: (P - 2) x = 0 and x = 1
+    only = block_analysis([(P - 2) * X, X - 1], [X], P)
+    assert only["pots"] == [2] and only["zero_dimensional"]
+    # x y = P - 4, x = y: no leading coefficient in P (the branches are irrational instead)
+    assert block_analysis([X * Y - P + 4, X - Y], [X, Y], P)["pots"] == []
+    # the range filter keeps [low, high] only
+    assert block_analysis([(P - 2) * X - 1, (P - 3) * Y - X], [X, Y], P, 5 / sp.Integer(2),
+                          10)["pots"] == [3]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=8, max_size=8),
+       st.fractions(1, 30, max_denominator=7))
+def test_the_generic_solution_holds_at_every_pot_but_the_exceptional_ones(c, v):
+    """A random linear block a x + b y = 1, c x + d y = P with coefficients affine in P:
+    every positive root of the determinant (where the unique generic solution breaks) is
+    exceptional, and at a rational pot that is not, the solution at P = v is the generic
+    (Cramer) solution at v (Kalkbrener's theorem: the same leading monomials)."""
+    a, b_, c_, d = [c[2 * k] + c[2 * k + 1] * P for k in range(4)]
+    det = sp.expand(a * d - b_ * c_)
+    if det == 0:
+        return
+    pots = block_analysis([a * X + b_ * Y - 1, c_ * X + d * Y - P], [X, Y], P)["pots"]
+    roots = [r for r in sp.Poly(det, P).real_roots() if r > 0]
+    assert all(any(sp.simplify(r - q) == 0 for q in pots) for r in roots)
+    v = sp.Rational(v.numerator, v.denominator)
+    if v in pots:
+        return
+    x = (d - b_ * P) / det
+    y = (a * P - c_) / det
+    dv = det.xreplace({P: v})
+    assert dv != 0
+    M = sp.Matrix([[a, b_], [c_, d]]).xreplace({P: v})
+    assert list(M.LUsolve(sp.Matrix([1, v]))) == [x.xreplace({P: v}), y.xreplace({P: v})]
+
+
+def test_feasible_parts_of_constraints_in_p():
+    """0 <= x <= 1, (P - 3) x - 1 + (P - 5)/4 >= 0 holds for some x exactly when
+    P >= 21/5; P - 4 >= 0 >= P - 4 only at P = 4; with a second parameter y in [0, 1]
+    weighted by (P - 5)/4 the bound drops to P >= 4 (x = 1, y = 0)."""
+    cons = [(X, False), (1 - X, False), ((P - 3) * X - 1 + (P - 5) / 4, False)]
+    assert feasible_parts(cons, [X], P, sp.Integer(2), sp.Integer(20)) == \
+        ([(sp.Rational(21, 5), 20)], [])
+    assert feasible_parts([(P - 4, False), (4 - P, False)], [], P, sp.Integer(2),
+                          sp.Integer(20)) == ([], [4])
+    two = [(X, False), (1 - X, False), (Y, False), (1 - Y, False),
+           ((P - 3) * X - 1 + (P - 5) / 4 * Y, False)]
+    assert feasible_parts(two, [X, Y], P, sp.Integer(2), sp.Integer(20)) == ([(4, 20)], [])
+
+
+def _skp_run(start, state=None):
+    g = get_game("skp")
+    fixed = reduce_game(g)
+    sw = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=start)
+    return g, sw, certify_complete(g, fixed, 1, 10, sw, state=state)
+
+
+def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
+    """SKP (Billingham): with the critical pot P = 5 among the enumerated pots the sweep is
+    proven complete on 1 <= P <= 10; without it the proof finds the one place where the
+    sweep falls short of the complete case search: at P = 5 the generic families' limits
+    are two points of a segment that the case search reports whole."""
+    g, sw, rec = _skp_run(["3/2", "5", "6", "8"])
+    assert rec["complete"] and not rec["new"] and not rec["missing"]
+    assert rec["leaves"] >= 1 and any(q["pot"] == "5" for q in rec["exceptional_pots"])
+    assert completeness_line(rec).startswith("proven complete on 1 <= P <= 10")
+    g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"], tmp_path / "state.json")
+    again = certify_complete(g, reduce_game(g), 1, 10, sw, state=tmp_path / "state.json")
+    forked = certify_complete(g, reduce_game(g), 1, 10, sw, workers=2)
+    for other in (again, forked):  # resumed from the state file; leaves in two processes
+        assert {k: v for k, v in other.items() if "seconds" not in k} == \
+            {k: v for k, v in rec.items() if "seconds" not in k}
+    assert not rec["complete"] and not rec["new"]
+    assert [q["pot"] for q in rec["exceptional_pots"] if q["status"] == "missing"] == ["5"]
+    truth = [pc for pc in equilibrium_pieces(g) if pc.p_set == sp.FiniteSet(5)][0]
+    assert len(truth.solutions) == 1 and truth.solutions[0].free == ("b_J",)
+    assert rec["missing"][0]["free"] == ["b_J"]
+
+
+def test_a_resumed_sweep_keeps_the_supports_of_earlier_samples():
+    """A sweep resumed from its pots (``done``) reads the supports of every pot enumerated
+    before, not only of its start pots: the proof above found a family of kuhn3-full-
+    simplified on [(7+sqrt 105)/4, (7+sqrt 113)/4] that a resumed sweep had dropped."""
+    g = get_game("skp")
+    fixed = reduce_game(g)
+    done: dict = {}
+    first = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=["3/2"], done=done)
+    again = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=["3/2"], done=dict(done))
+    assert len(done) > 1 and again.supports == first.supports
+    assert [str(pc.p_set) for pc in again.pieces] == [str(pc.p_set) for pc in first.pieces]
