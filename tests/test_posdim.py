@@ -5,7 +5,7 @@ Trager and Zacharias 1988, section 3), on systems with a known decomposition."""
 from __future__ import annotations
 
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solvers.symbolic.fullaxis import posdim
@@ -74,8 +74,12 @@ def test_a_curve_algebraic_in_every_parameter_is_decided_by_its_projection():
 @given(st.fractions(0, 1, max_denominator=9), st.fractions(0, 1, max_denominator=9),
        st.integers(1, 5))
 def test_curve_misses_square_is_exact_on_circles(cx, cy, k):
-    """A circle of radius 1/k about (cx, cy) (inside [0, 1]^2 or touching it) meets the
-    square: curve_misses_square never says otherwise; shifted by 3 it never meets it."""
+    """A circle of radius 1/k about (cx, cy) in [0, 1]^2 that does not enclose the whole
+    square (some corner at distance >= 1/k) meets it: curve_misses_square never says
+    otherwise; shifted by 3 it never meets it.  (Radius 1 about (1/2, 1/2) encloses the
+    square and is rightly reported as missing it.)"""
+    far = max((cx - x) ** 2 + (cy - y) ** 2 for x in (0, 1) for y in (0, 1))
+    assume(far * k * k >= 1)
     a, b = sp.Rational(cx.numerator, cx.denominator), sp.Rational(cy.numerator, cy.denominator)
     f = sp.expand((X - a) ** 2 + (U - b) ** 2 - sp.Rational(1, k * k))
     assert not posdim.curve_misses_square(f, X, U)
