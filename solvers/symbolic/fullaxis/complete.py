@@ -196,9 +196,9 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     global _JOB
     _JOB = (game, conds, fixed, low, high, known, leaf_seconds)
     try:
-        results = _map(_leaf, leaves[st["next"]:], workers)
-        for i, (case, r) in enumerate(zip(leaves[st["next"]:], results), st["next"]):
-            _add_leaf(st, case, r)
+        first = st["next"]
+        for i, r in enumerate(_map(_leaf, leaves[first:], workers), first):
+            _add_leaf(st, leaves[i], r)  # the iterator runs out: its pool is closed
             st["next"] = i + 1
             if progress:
                 progress("leaves", i + 1, len(leaves))
@@ -207,8 +207,8 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
         if not st.get("retried"):  # leaves over budget in an earlier version: once more
             again = [u["support"] for u in st["undecided"] if u["reason"].startswith("not")]
             st["undecided"] = [u for u in st["undecided"] if u["support"] not in again]
-            for case, r in zip(again, _map(_leaf, again, workers)):
-                _add_leaf(st, case, r)
+            for k, r in enumerate(_map(_leaf, again, workers)):
+                _add_leaf(st, again[k], r)
             st["retried"] = True
     finally:
         _JOB = None
@@ -225,9 +225,9 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     todo = [k for k in keys if k not in st["checked"]]
     _JOB = (game, conds, fixed, sweep_result, seconds, pot_seconds)
     try:
-        for j, (key, res) in enumerate(zip(todo, _map(_pot, [(k, sorted(set(tasks[k])))
-                                                           for k in todo], workers))):
-            st["checked"][key] = res
+        for j, res in enumerate(_map(_pot, [(k, sorted(set(tasks[k]))) for k in todo],
+                                     workers)):
+            st["checked"][todo[j]] = res
             _save(path, st)
             if progress:
                 progress("pots", j + 1, len(todo))
