@@ -154,17 +154,14 @@ def _back(polys: list, xs: list, known: dict, p) -> list[dict]:
     if not uni:
         return []
     if p is not None and any(radical.radicals(v, p) for v in known.values()):
-        out = []
-        for r in _radical_roots(uni, x, p):
-            known2 = {**known, x: r}
-            if _consistent(polys, known2, rest, p):
-                out += _back(polys, xs, known2, p)
-        return out
-    h = uni[0]
-    for g in uni[1:]:
-        h = sp.gcd(h, g)
+        roots = _radical_roots(uni, x, p)
+    else:
+        h = uni[0]
+        for g in uni[1:]:
+            h = sp.gcd(h, g)
+        roots = _roots(h, x, p)
     out = []
-    for r in _roots(h, x, p):
+    for r in roots:
         known2 = {**known, x: r}
         if _consistent(polys, known2, rest, p):
             out += _back(polys, xs, known2, p)
