@@ -144,7 +144,9 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
             continue
         try:
             fams = families_at(game, conds, case, v, fixed, seconds)
-        except (SupportTimeout, NotImplementedError, ValueError) as exc:
+        except (SupportTimeout, NotImplementedError, ValueError, ArithmeticError,
+                sp.polys.polyerrors.BasePolynomialError) as exc:  # e.g. NotInvertible in
+            # a number field at an algebraic pot: that leaf is left open there
             open_.append({"support": case, "reason": str(exc) or type(exc).__name__})
             continue
         for fam in fams:
