@@ -118,3 +118,26 @@ def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
     no = Family((("x", X), ("y", Y)), ("x", "y"), tuple(box + [(X * Y - 2, False)]), "cc")
     assert feasible_family(yes) is True
     assert feasible_family(no) is None
+
+
+def test_a_component_with_algebraic_values_at_the_pot_keeps_its_support():
+    """kuhn3-full-simplified at P = 13/4: F10's block (support cbbcbcbccbccc) has c1_K_kkb a
+    root of 34 x^2 + 65 x - 96; posdim cannot decide that component (it stays reported),
+    the triangular solver gives it with float values, and the support reaches the whole-axis sweep (F10, the third coexistence
+    range, was lost otherwise)."""
+    from games import get_game
+    from solvers.symbolic.dominance import reduce_game
+    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.fullaxis.sweep import at_pot
+    from solvers.symbolic.supports.solve import solve_support
+
+    g = get_game("kuhn3-full-simplified")
+    fixed = reduce_game(g)
+    cv = at_pot(conditions(g, None, fixed), pot_symbol(g), sp.Rational(13, 4))
+    posdim.UNHANDLED.clear()
+    fams = solve_support(cv, "cbbcbcbccbccc", fixed, [n.name for n in g.named],
+                         solver=lambda e, x: solve_block(e, x, None))
+    assert fams and len(posdim.UNHANDLED) == 1  # still reported as undecided by posdim
+    posdim.UNHANDLED.clear()
+    x = float(dict(fams[0].strategy)["c1_K_kkb"])
+    assert abs(34 * x * x + 65 * x - 96) < 1e-12
