@@ -59,6 +59,17 @@ def _quadratic_sign(e: sp.Expr) -> int | None:
 _W = sp.Dummy("w")
 
 
+def split_square(poly: sp.Expr, u: sp.Symbol, w: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """``poly`` (a polynomial in ``u``) as ``a + b u`` modulo ``u^2 = w``."""
+    a, b = sp.S.Zero, sp.S.Zero
+    for (k,), c in sp.Poly(sp.expand(poly), u).terms():
+        if k % 2:
+            b += c * w ** ((k - 1) // 2)
+        else:
+            a += c * w ** (k // 2)
+    return a, b
+
+
 def _nested_sign(e: sp.Expr) -> int | None:
     """Exact sign of ``(n0 + n1 sqrt w) / (m0 + m1 sqrt w)`` with one outer radicand ``w``
     that is not rational (a family with ``sqrt(R(P))`` at an algebraic pot such as
@@ -80,12 +91,7 @@ def _nested_sign(e: sp.Expr) -> int | None:
         num, den = sp.fraction(sp.together(e.xreplace(sub)))
         signs = []
         for part in (num, den):
-            a, b = sp.S.Zero, sp.S.Zero
-            for (k,), c in sp.Poly(sp.expand(part), _W).terms():
-                if k % 2:
-                    b += c * w ** ((k - 1) // 2)
-                else:
-                    a += c * w ** (k // 2)
+            a, b = split_square(part, _W, w)
             sa, sb = sign(a), sign(b)
             signs.append(sa if sb == 0 or sa == sb else (
                 sb if sa == 0 else sa * sign(sp.expand(a * a - b * b * w))))

@@ -16,6 +16,8 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
+from solvers.symbolic import algebraic
+
 _U = sp.Dummy("u")
 
 
@@ -45,12 +47,7 @@ def _lift(e: sp.Expr, base: sp.Expr) -> sp.Expr:
 
 def _reduce(poly: sp.Expr, base: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """``poly`` (polynomial in u) as ``a + b u`` modulo ``u^2 = R``."""
-    a, b = sp.S.Zero, sp.S.Zero
-    for (k,), c in sp.Poly(sp.expand(poly), _U).terms():
-        if k % 2:
-            b += c * base ** ((k - 1) // 2)
-        else:
-            a += c * base ** (k // 2)
+    a, b = algebraic.split_square(poly, _U, base)
     return sp.expand(a), sp.expand(b)
 
 
