@@ -205,3 +205,37 @@ def test_a_resumed_sweep_solves_the_supports_of_every_pot_done_before(monkeypatc
     res = sw.sweep(GAME, FIXED, sp.Integer(2), sp.Integer(20), start=["5/2"],
                    done={"5/2": ["x"], "13/4": ["y"]})
     assert sorted(seen) == ["x", "y"] and res.supports == ["x", "y"]
+
+
+def test_a_sweep_enumerates_the_rational_ends_of_its_pieces(monkeypatch):
+    """At a rational end of a piece (a critical pot) families exist that are no limit of a
+    generic family (P = 2 and 3 of this game, README): the sweep enumerates every rational
+    end inside its range, none outside it and no irrational one, passes each end's supports
+    to the pieces as point tasks, and keeps what an enumeration left undecided."""
+    from types import SimpleNamespace
+
+    import solvers.symbolic.fullaxis.sweep as sw
+    from solvers.symbolic.piecewise import Piece
+
+    r7 = 1 + sp.sqrt(7)
+    axis = [Piece(sp.Interval.Ropen(2, 3), ()), Piece(sp.FiniteSet(3), ()),
+            Piece(sp.Interval.open(3, r7), ()), Piece(sp.Interval(r7, 25), ())]
+    pots: list = []
+    calls: list = []
+
+    def fake_pot_families(game, conds, v, fixed, un):
+        pots.append(v)
+        if v == 3:
+            un.append(("z", "a block not decided"))
+        return [SimpleNamespace(cases=f"s{v}")]
+
+    monkeypatch.setattr(sw, "conditions", lambda *a: [])
+    monkeypatch.setattr(sw, "pot_families", fake_pot_families)
+    monkeypatch.setattr(sw, "generic_family", lambda g, c, case, f: [case])
+    monkeypatch.setattr(sw, "equilibrium_pieces", lambda *a, **k: calls.append(k) or axis)
+    res = sw.sweep(GAME, FIXED, sp.Integer(2), sp.Integer(20), start=["5/2"])
+    ends = [v for v in pots if v in (2, 3, r7, 25)]
+    assert ends == [2, 3] and all(v.is_Rational for v in pots)
+    assert sorted(v for v, _ in calls[-1]["tasks"].values()) == [2, 3]
+    assert res.undecided == {"3": [["z", "a block not decided"]]}
+    assert {"s2", "s3"} <= set(res.supports)  # an end's supports are solved with P symbolic too

@@ -76,23 +76,25 @@ def test_feasible_parts_of_constraints_in_p():
     assert feasible_parts(two, [X, Y], P, sp.Integer(2), sp.Integer(20)) == ([(4, 20)], [])
 
 
-def _skp_run(start, state=None):
+def _skp_run(start, state=None, ends=True):
     g = get_game("skp")
     fixed = reduce_game(g)
-    sw = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=start)
+    sw = sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=start, ends=ends)
     return g, sw, certify_complete(g, fixed, 1, 10, sw, state=state)
 
 
 def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
     """SKP (Billingham): with the critical pot P = 5 among the enumerated pots the sweep is
-    proven complete on 1 <= P <= 10; without it the proof finds the one place where the
-    sweep falls short of the complete case search: at P = 5 the generic families' limits
-    are two points of a segment that the case search reports whole."""
+    proven complete on 1 <= P <= 10; without it (a sweep that does not enumerate the rational
+    ends of its pieces) the proof finds the one place where the sweep falls short of the
+    complete case search: at P = 5 the generic families' limits are two points of a segment
+    that the case search reports whole.  A sweep that enumerates its ends (the default)
+    finds that segment from any start."""
     g, sw, rec = _skp_run(["3/2", "5", "6", "8"])
     assert rec["complete"] and not rec["new"] and not rec["missing"]
     assert rec["leaves"] >= 1 and any(q["pot"] == "5" for q in rec["exceptional_pots"])
     assert completeness_line(rec).startswith("proven complete on 1 <= P <= 10")
-    g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"], tmp_path / "state.json")
+    g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"], tmp_path / "state.json", ends=False)
     again = certify_complete(g, reduce_game(g), 1, 10, sw, state=tmp_path / "state.json")
     forked = certify_complete(g, reduce_game(g), 1, 10, sw, workers=2)
     for other in (again, forked):  # resumed from the state file; leaves in two processes
@@ -103,6 +105,10 @@ def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
     truth = [pc for pc in equilibrium_pieces(g) if pc.p_set == sp.FiniteSet(5)][0]
     assert len(truth.solutions) == 1 and truth.solutions[0].free == ("b_J",)
     assert rec["missing"][0]["free"] == ["b_J"]
+    g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"])
+    assert "5" in sw.pots and rec["complete"] and not rec["missing"]
+    at5 = [pc for pc in sw.pieces if pc.p_set == sp.FiniteSet(5)][0]
+    assert [s.free for s in at5.solutions] == [("b_J",)]
 
 
 def test_a_resumed_sweep_keeps_the_supports_of_earlier_samples():

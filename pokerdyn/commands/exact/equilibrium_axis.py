@@ -35,17 +35,21 @@ def run_axis(game, args) -> int:
     if len(game.named) - len(fixed) > MAX_PARAMETERS:
         return run_supports(game, args)
     state = Path(getattr(args, "state", None) or f".pokerdyn-{game.name}-axis.json")
-    done = json.loads(state.read_text()) if state.exists() else {}
+    saved = json.loads(state.read_text()) if state.exists() else {}
+    if "pots" not in saved:  # the state of earlier versions: pot -> supports
+        saved = {"pots": saved, "undecided": {}}
+    done, undecided = saved["pots"], saved["undecided"]
     start = [s for s in START if low <= sp.Rational(s) <= high] or [str((low + high) / 2)]
     bar = tqdm(desc="pots enumerated", unit="pot", disable=args.json, initial=len(done))
 
     def step(pot: str) -> None:
-        state.write_text(json.dumps(done))
+        state.write_text(json.dumps(saved))
         bar.update(1)
         bar.set_postfix_str(f"P = {pot}")
 
     try:
-        res = sweep(game, fixed, low, high, start=start, progress=step, done=done)
+        res = sweep(game, fixed, low, high, start=start, progress=step, done=done,
+                    undecided=undecided)
     finally:
         bar.close()
     rec = sweep_record(game, fixed, res, low, high)
@@ -74,7 +78,10 @@ def run_axis(game, args) -> int:
         print(f"support {u['support']} (equilibria at P = {', '.join(u['pots'])}) has no "
               "family rational in P (not in the pieces above; README: the quadratic family "
               "F10 is one)")
-    print(f"{len(rec['pots_enumerated'])} pots enumerated completely in {rec['seconds']} s")
+    for u in rec["undecided"]:
+        print(f"at P = {u['pot']} support {u['support']} is undecided: {u['reason']}")
+    print(f"{len(rec['pots_enumerated'])} pots enumerated in {rec['seconds']} s"
+          + ("" if rec["undecided"] else ", each completely"))
     if "completeness" in rec:
         print(completeness_line(rec["completeness"]))
     return 0

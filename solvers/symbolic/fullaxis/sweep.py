@@ -13,12 +13,23 @@ enumerations at rational pots.
    keeps the families feasible on it, adjacent pieces with equal families merge.
 4. Every open piece whose rational sample was not enumerated yet is enumerated there; a
    support found that no generic family explains is added and step 3 is repeated.
+5. Every rational end of a piece in the range is enumerated too: at such a critical pot
+   families exist that no generic family's limit gives (kuhn3-full-simplified at P = 3:
+   families with up to four free parameters of which the limits of the pieces on either
+   side are slices).  Their supports are re-solved there (``tasks`` of
+   :func:`~solvers.symbolic.piecewise.equilibrium_pieces`) and, like every support found,
+   with ``P`` symbolic (step 2: a family may hold on an interval beside the end that the
+   piece's sample missed; steps 3-5 repeat until nothing new is found).  Irrational ends
+   are not enumerated (an exact enumeration needs a rational pot); the families there are
+   the limits of the adjacent pieces' families and are listed as such.
 
-What this proves: at every enumerated pot the set is complete (the case walk is exhaustive
-and the Groebner bases exact); every piece's families are exact equilibria on the whole
-piece (their constraints hold on it); each piece holds an enumerated pot whose complete set
-equals the piece's families.  What it does not prove: that no further support exists only
-on a sub-interval of a piece that contains no enumerated pot.
+What this proves: at every enumerated pot the set is complete, apart from what
+``Sweep.undecided`` lists (the case walk is exhaustive and the Groebner bases exact); every
+piece's families are exact equilibria on the whole piece (their constraints hold on it);
+each open piece holds an enumerated pot whose complete set equals the piece's families, and
+every rational end is enumerated.  What it does not prove: that no further support exists
+only on a sub-interval of a piece that contains no enumerated pot
+(:mod:`.complete` checks that with ``P`` symbolic).
 """
 from __future__ import annotations
 
@@ -125,18 +136,33 @@ class Sweep:
     supports: list = field(default_factory=list)
     seconds: float = 0.0
     unresolved: dict = field(default_factory=dict)
+    undecided: dict = field(default_factory=dict)
 
 
 def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
-          start: Sequence[sp.Expr] = (), rounds: int = 6,
+          start: Sequence[sp.Expr] = (), rounds: int = 10,
           progress: Callable[[str], None] | None = None,
-          done: dict | None = None) -> Sweep:
+          done: dict | None = None, undecided: dict | None = None,
+          ends: bool = True) -> Sweep:
     """Pieces of ``low <= P <= high`` (see the module docstring).  ``start``: pots to
     enumerate first; ``done``: pot -> supports of an earlier (resumed) run, updated in
-    place."""
+    place; ``undecided``: pot -> [[support, reason]] of what an enumeration could not
+    decide (:func:`pot_families`' ``unhandled``), updated in place; ``ends``: enumerate
+    the rational ends of the pieces (step 5; off only to save time, then the sets at those
+    pots are the limits of the pieces beside them and may be incomplete)."""
     t0 = time.perf_counter()
     conds = conditions(game, None, fixed)
     done = {} if done is None else done
+    undecided = {} if undecided is None else undecided
+
+    def enumerate_at(v: sp.Expr) -> None:
+        un: list = []
+        done[str(v)] = sorted({f.cases for f in pot_families(game, conds, v, fixed, un)})
+        if un:
+            undecided[str(v)] = sorted({(c, why) for c, why in un})
+        if progress:
+            progress(str(v))
+
     supports: dict[str, list[Family]] = {}
     # a resumed run takes every pot enumerated before (else the supports found at earlier
     # samples were dropped: the samples are skipped as done, their supports never read)
@@ -150,9 +176,7 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
             key = str(v)
             seen.add(key)
             if key not in done:
-                done[key] = sorted({f.cases for f in pot_families(game, conds, v, fixed)})
-                if progress:
-                    progress(key)
+                enumerate_at(v)
             for case in done[key]:
                 if case not in supports:
                     supports[case] = generic_family(game, conds, case, fixed)
@@ -162,14 +186,23 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
         gen = [f for fs in supports.values() for f in fs]
         pieces = equilibrium_pieces(game, fixed, generic=gen)
         todo = [s for s in _samples(pieces, low, high) if str(s) not in seen]
+        if ends:  # step 5; their supports are solved with P symbolic as well (a family
+            # that holds on an interval beside the end but not at that piece's sample)
+            todo += [v for v in sorted(_piece_ends(pieces), key=float)
+                     if v.is_Rational and low <= v <= high and str(v) not in seen]
         if not todo:
             break
+    else:  # the rounds ran out: say which pots still wanted enumerating
+        for v in todo:
+            undecided.setdefault(str(v), []).append(
+                ("*", f"not enumerated: the sweep stopped after rounds={rounds}"))
     tasks = _point_tasks(pieces, conds, done)
     if tasks:  # enumerated critical values: their own supports re-solved there
         gen = [f for fs in supports.values() for f in fs]
         pieces = equilibrium_pieces(game, fixed, generic=gen, tasks=tasks)
     return Sweep(pieces, {k: len(v) for k, v in done.items()}, sorted(supports),
-                 time.perf_counter() - t0, unresolved(pieces, supports, done))
+                 time.perf_counter() - t0, unresolved(pieces, supports, done),
+                 {k: [list(u) for u in v] for k, v in undecided.items()})
 
 
 def unresolved(pieces: Sequence[Piece], supports: Mapping[str, list], done: Mapping) -> dict:
@@ -260,6 +293,9 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
             "fixed": {k: str(v) for k, v in fixed.items()}, "free_names": names,
             "pots_enumerated": sw.pots, "supports": sw.supports,
             "unresolved_supports": [{"support": c, "pots": v} for c, v in sw.unresolved.items()],
+            "undecided": [{"pot": k, "support": c, "reason": why} for k, v in
+                          sorted(sw.undecided.items(), key=lambda kv: sp.Rational(kv[0]))
+                          for c, why in v],
             "coexistence": coexistence(sw.pieces, p), "seconds": round(sw.seconds, 1),
             "pieces": pieces}
 
