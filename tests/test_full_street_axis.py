@@ -223,7 +223,7 @@ def test_a_sweep_enumerates_the_rational_ends_of_its_pieces(monkeypatch):
     pots: list = []
     calls: list = []
 
-    def fake_pot_families(game, conds, v, fixed, un):
+    def fake_pot_families(game, conds, v, fixed, un, odd):
         pots.append(v)
         if v == 3:
             un.append(("z", "a block not decided"))

@@ -109,15 +109,22 @@ def test_a_slow_leaf_of_the_full_street_game_at_pot_5():
 
 
 def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
-    """Constraints x y >= 1/2 on [0, 1]^2: an exact witness (True); x y >= 2: no grid
-    witness, so undecided (None), not infeasible."""
+    """Constraints on [0, 1]^2: x y >= 1/2 has an exact witness (True); x y >= 2 misses
+    the box, proved by interval arithmetic (False); the band 1/17 <= x y <= 1/17 + 10^-6
+    is not empty but holds no grid point, and no proof can exist: undecided (None), not
+    infeasible."""
     from solvers.symbolic.enumeration import Family
     from solvers.symbolic.fullaxis.sweep import feasible_family
     box = [(X, False), (1 - X, False), (Y, False), (1 - Y, False)]
-    yes = Family((("x", X), ("y", Y)), ("x", "y"), tuple(box + [(X * Y - sp.Rational(1, 2), False)]), "cc")
-    no = Family((("x", X), ("y", Y)), ("x", "y"), tuple(box + [(X * Y - 2, False)]), "cc")
-    assert feasible_family(yes) is True
-    assert feasible_family(no) is None
+    r = sp.Rational
+
+    def fam(*cons):
+        return Family((("x", X), ("y", Y)), ("x", "y"), tuple(box + list(cons)), "cc")
+
+    assert feasible_family(fam((X * Y - r(1, 2), False))) is True
+    assert feasible_family(fam((X * Y - 2, False))) is False
+    band = fam((X * Y - r(1, 17), False), (r(1, 17) + r(1, 10 ** 6) - X * Y, False))
+    assert feasible_family(band) is None
 
 
 def test_a_component_with_algebraic_values_at_the_pot_keeps_its_support():

@@ -401,7 +401,9 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
                       fixed: Mapping[str, Any] | None = None) -> list[Family]:
     """The families at one exact critical value of ``P``: the generic families substituted
     (where their formulas stay finite and their constraints hold) plus the branches and leaves
-    recorded for this value (``tasks``), resumed with ``P`` exact."""
+    recorded for this value (``tasks``), resumed with ``P`` exact; a task
+    ``("family", fam)`` is a family already solved at this value (by
+    :func:`solvers.symbolic.fullaxis.sweep.pot_families`), taken as it is."""
     p = pot_symbol(game)
     key = (id(game), tuple(sorted((fixed or {}).items())))
     if key not in _CONDS:
@@ -410,14 +412,19 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
                   for c in _CONDS[key])
     fv = float(sp.N(value, 20))
     leaves: list = []
+    solved = [t[1] for t in tasks if t[0] == "family"]
     for t in tasks:
+        if t[0] == "family":
+            continue
         if t[0] == "leaf":
             leaves.append((t[1], t[2]))
         else:
             leaves += _case_leaves(conds, None, {}, start=(t[1], t[2], t[3]))
     uniq = {(tuple(sorted((k.name, v) for k, v in fx.items())), case): (fx, case)
             for fx, case in leaves}
-    out = enumerate_families(game, {"P": value}, fixed, conds, {}, list(uniq.values()))
+    out = enumerate_families(game, {"P": value}, fixed, conds, {}, list(uniq.values())) \
+        if uniq else []
+    out += solved
     for fam in generic:
         sub = {p: value}
         if float_filter.pot_only_fails(fam.constraints, p, fv):

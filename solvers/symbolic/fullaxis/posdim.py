@@ -41,6 +41,8 @@ from typing import Callable, Sequence
 import sympy as sp
 from sympy.polys.orderings import ProductOrder, grevlex
 
+from solvers.symbolic.fullaxis import boxprune
+
 UNHANDLED: list[tuple[tuple[sp.Expr, ...], str]] = []
 MAX_DEPTH = 12
 BOX_SECONDS = 10.0  # per component whose points are algebraic: projections tried
@@ -130,7 +132,7 @@ def _split(eqs: list, xs: list, zero_dim, out: list, seen: set, depth: int) -> N
     if key in seen:
         return
     seen.add(key)
-    if G.exprs == [1]:
+    if G.exprs == [1] or boxprune.empty(G.exprs, xs):
         return
     if G.is_zero_dimensional:
         lex = G.fglm("lex") if len(xs) > 1 else G
@@ -169,7 +171,7 @@ def _split(eqs: list, xs: list, zero_dim, out: list, seen: set, depth: int) -> N
             continue
         for f, _ in sp.factor_list(b, *us)[1]:
             f = sp.expand(f)
-            if f in done or not _may_vanish(f, us):
+            if f in done or not may_vanish(f, us):
                 continue
             done.add(f)
             _split(list(G.exprs) + [f], xs, zero_dim, out, seen, depth + 1)
@@ -216,10 +218,12 @@ def _back(polys: list, vs: list, us: list, known: dict, out: list, bad: list,
             alg.append((fac, f"irrational constant {x}: root of {fac}"))
 
 
-def _may_vanish(f: sp.Expr, us: Sequence[sp.Symbol]) -> bool:
+def may_vanish(f: sp.Expr, us: Sequence[sp.Symbol]) -> bool:
     """False only if the polynomial ``f`` has no zero in the box ``[0, 1]^us``: exact root
     count for one unknown, else an interval bound on the monomials."""
     free = [u for u in us if u in f.free_symbols]
+    if not free:
+        return sp.expand(f) == 0
     if len(free) == 1:
         return sp.Poly(f, free[0]).count_roots(0, 1) > 0
     lo = hi = sp.S.Zero

@@ -44,7 +44,7 @@ from games import Game
 from solvers.symbolic import psplit
 from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
-from solvers.symbolic.fullaxis import groebner, posdim, radical
+from solvers.symbolic.fullaxis import boxprune, groebner, posdim, radical
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.piecewise import Piece, equilibrium_pieces
 from solvers.symbolic.supports.solve import solve_support
@@ -57,12 +57,14 @@ def at_pot(conds: Sequence[Condition], p: sp.Symbol, v: sp.Expr) -> tuple[Condit
 
 
 def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
-                 fixed: Mapping[str, Any], unhandled: list | None = None) -> list[Family]:
+                 fixed: Mapping[str, Any], unhandled: list | None = None,
+                 undecided: list | None = None) -> list[Family]:
     """Every equilibrium family at the exact pot ``v`` (complete: every leaf of the case
     walk solved exactly), each with its case string (the support).  Components of
     positive-dimensional blocks that :mod:`.posdim` could not solve, and families whose
     feasibility is undecided, are appended to ``unhandled`` as ``(case, reason)`` (complete
-    when it stays empty)."""
+    when it stays empty); the undecided families are returned too (their supports are
+    candidates) and also appended to ``undecided``."""
     p = pot_symbol(game)
     cv = at_pot(conds, p, v)
     names = [n.name for n in game.named]
@@ -76,6 +78,8 @@ def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
             if ok is None:
                 unhandled.append((case, "feasibility of a family not affine in "
                                   f"{len(fam.free)} free parameters undecided"))
+                if undecided is not None:
+                    undecided.append(fam)
             if ok or ok is None:
                 out.append(fam)
         unhandled += [(case, why) for _, why in posdim.UNHANDLED[n0:]]
@@ -85,15 +89,25 @@ def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
 def feasible_family(fam: Family) -> bool | None:
     """Exact feasibility of a family's constraints at a numeric pot: Fourier-Motzkin when
     they are affine in the free parameters, exact univariate root isolation for one free
-    parameter, an exact grid witness otherwise (None: no witness, undecided)."""
+    parameter, an exact grid witness otherwise, else an exact interval proof that the
+    constraints miss the box (:mod:`.boxprune`; None: neither, undecided).  First, for
+    each free parameter, the constraints in it alone (exact, univariate): if they exclude
+    every value the family is empty (kuhn3-third at P = 5: o_K = (5 b_J - 2)/(7 b_J) >= 0
+    with b_J <= 1/3)."""
     xs = fam.free_symbols()
     if not xs:
         return True
+    for x in xs:
+        own = [(e, st) for e, st in fam.constraints if sp.sympify(e).free_symbols == {x}]
+        if own and not psplit.feasible(own, [x]):
+            return False
     if len(xs) > 1:
         try:
             psplit.eliminate(fam.constraints, xs)
         except ValueError:
-            return True if psplit.witness(fam.constraints, xs) is not None else None
+            if psplit.witness(fam.constraints, xs) is not None:
+                return True
+            return False if boxprune.infeasible(fam.constraints, xs) else None
     return psplit.feasible(fam.constraints, xs)
 
 
@@ -155,9 +169,14 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     done = {} if done is None else done
     undecided = {} if undecided is None else undecided
 
+    found: dict[str, list[Family]] = {}  # pot -> its families, enumerated in this run
+
     def enumerate_at(v: sp.Expr) -> None:
         un: list = []
-        done[str(v)] = sorted({f.cases for f in pot_families(game, conds, v, fixed, un)})
+        odd: list = []  # families of undecided feasibility: candidates, not equilibria
+        fams = pot_families(game, conds, v, fixed, un, odd)
+        found[str(v)] = [f for f in fams if not any(f is g for g in odd)]
+        done[str(v)] = sorted({f.cases for f in fams})
         if un:
             undecided[str(v)] = sorted({(c, why) for c, why in un})
         if progress:
@@ -196,7 +215,7 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
         for v in todo:
             undecided.setdefault(str(v), []).append(
                 ("*", f"not enumerated: the sweep stopped after rounds={rounds}"))
-    tasks = _point_tasks(pieces, conds, done)
+    tasks = _point_tasks(pieces, conds, done, found)
     if tasks:  # enumerated critical values: their own supports re-solved there
         gen = [f for fs in supports.values() for f in fs]
         pieces = equilibrium_pieces(game, fixed, generic=gen, tasks=tasks)
@@ -221,15 +240,20 @@ def unresolved(pieces: Sequence[Piece], supports: Mapping[str, list], done: Mapp
     return {c: sorted(v, key=sp.Rational) for c, v in sorted(out.items())}
 
 
-def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict) -> dict:
+def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict,
+                 found: Mapping[str, list] | None = None) -> dict:
     """The supports found at enumerated pots that are ends of pieces (critical values,
-    where families may exist that no generic family's limit gives), as leaves to re-solve
-    there."""
+    where families may exist that no generic family's limit gives): the families found
+    there in this run (``found``: pot -> families), else (a pot of a resumed run) its
+    supports as leaves to re-solve there."""
     ends = _piece_ends(pieces)
     out: dict = {}
     for key, cases in done.items():
         v = sp.Rational(key)
         if v not in ends:
+            continue
+        if found and key in found:
+            out[sp.srepr(v)] = (v, [("family", f) for f in found[key]])
             continue
         leaves = [("leaf", {c.symbol: sp.Integer(1 if k == "a" else 0)
                             for c, k in zip(conds, case) if k in "ab"}, case) for case in cases]
