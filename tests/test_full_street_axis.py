@@ -239,3 +239,85 @@ def test_a_sweep_enumerates_the_rational_ends_of_its_pieces(monkeypatch):
     assert sorted(v for v, _ in calls[-1]["tasks"].values()) == [2, 3]
     assert res.undecided == {"3": [["z", "a block not decided"]]}
     assert {"s2", "s3"} <= set(res.supports)  # an end's supports are solved with P symbolic too
+
+
+def _point_piece(pot: str) -> list:
+    return next(pc["families"] for pc in REC["pieces"] if pc["p_set"] == pot)
+
+
+def _family_at(fam: dict, pot: sp.Expr, free: dict) -> dict:
+    sub = {P: pot, **{sp.Symbol(k, real=True): v for k, v in free.items()}}
+    return {k: _parse(e, sub) for k, e in fam["strategy"].items()}
+
+
+@pytest.mark.parametrize("pot, name, others, ends, pays", [
+    # P = 3: player 2's Q bluff b2_Q = beta in [0, 1/4] moves utility between players 1 and
+    # 3 with E2 = -1/48 fixed: E1 = -(1 + 2 beta)/48, E3 = (1 + beta)/24, the formula of
+    # Szafron, Gibson and Sturtevant (AAMAS 2013) for standard 3-player Kuhn poker; the ends
+    # are F1's limit (beta = 0) and F2's (beta = 1/(P + 1) = 1/4); P3's K calls after
+    # kbf and P2's after b are free with 1/2 <= c3_K_bf + c2_K_b <= beta + 1/2
+    ("3", "b2_Q", {"c3_K_bf": sp.Rational(1, 4), "c2_K_b": sp.Rational(1, 4)}, (sp.Integer(0), sp.Rational(1, 4)),
+     lambda b: (-(1 + 2 * b) / 48, sp.Rational(-1, 48), (1 + b) / 24)),
+    # P = 5: player 1's Q bluff b1_Q in [1/3, 2/5] joins F7 (b1_Q = 2/(P + 1)) and F9
+    # (b1_Q = 2/P) with E1 = -19/432 fixed (a transfer between players 2 and 3)
+    ("5", "b1_Q", {}, (sp.Rational(1, 3), sp.Rational(2, 5)),
+     lambda b: (sp.Rational(-19, 432), -(54 * b - 17) / 432, (27 * b + 1) / 216)),
+])
+def test_critical_pots_hold_the_segments_joining_their_neighbours(pot, name, others, ends,
+                                                                  pays):
+    """The sweep enumerates the rational ends of its pieces: at P = 3 and P = 5 the set is a
+    segment between the families on either side (the CFR+ limits at these pots lie on it:
+    b2_Q = 0.17 at 3, b1_Q = 0.357 at 5), exact equilibria along it and nowhere past its
+    ends."""
+    v = sp.Integer(pot)
+    fam = next(f for f in _point_piece(pot) if name in f["free"])
+    assert sorted(fam["free"]) == sorted([name, *others])
+    pay = exact_payoffs(GAME, v)
+    lo, hi = ends
+
+    def at(t):
+        return {sp.Symbol(k, real=True): x for k, x in {**others, name: t}.items()}
+
+    for t in (lo, (lo + hi) / 2, hi, lo + (hi - lo) / 7):
+        assert all(bool(_parse(c, at(t))) for c in fam["constraints"]), t
+        point = _family_at(fam, v, {**others, name: t})
+        assert nash_conv_fraction(GAME, v, point, pay) == 0, t
+        assert tuple(_parse(e, at(t)) for e in fam["payoffs"]) == tuple(pays(t))
+    for t in (lo - sp.Rational(1, 50), hi + sp.Rational(1, 50)):
+        assert not all(bool(_parse(c, at(t))) for c in fam["constraints"]), t
+
+
+def test_pot_two_is_one_zero_payoff_family_and_the_record_is_decided():
+    """At P = 2 (nobody profits) the complete enumeration leaves one family with five free
+    parameters (b3_Q among them, up to 2/3; the proof had listed families with b3_Q = 1/2
+    that F1's limit lacks); every component the fixed-pot solver left undecided is a point
+    of a family with sqrt(R(P)) that the whole-axis step decides (F10's support inside F10's
+    range, ccbcbcbccbcbc nowhere feasible)."""
+    (fam,) = _point_piece("2")
+    assert len(fam["free"]) == 5 and "b3_Q" in fam["free"] and fam["payoffs"] == ["0"] * 3
+    v = sp.Integer(2)
+    free = {"c3_K_kb": 0, "b3_Q": sp.Rational(1, 2), "c3_K_bf": sp.Rational(1, 4),
+            "c2_K_b": sp.Rational(1, 4), "c1_K_kbf": sp.Rational(1, 3)}
+    assert all(bool(_parse(c, {sp.Symbol(k, real=True): x for k, x in free.items()}))
+               for c in fam["constraints"])
+    assert nash_conv_fraction(GAME, v, _family_at(fam, v, free), exact_payoffs(GAME, v)) == 0
+    assert {"2", "3", "4", "5", "7/2"} <= set(REC["pots_enumerated"])
+    assert {u["support"] for u in REC["undecided"]} == {"cbbcbcbccbccc", "ccbcbcbccbcbc"}
+
+
+def test_the_undecided_components_belong_to_families_decided_over_the_axis(conds):
+    """The components left undecided at 13/4, 55/16 and 7/2 (an irrational constant
+    c1_K_kkb) come from two supports whose families carry sqrt(R(P)): F10's is feasible
+    exactly on F10's range, the other's (R = P^4 - 6P^3 + 15P^2 - 2P + 1) nowhere in
+    [2, 20], both branches."""
+    from solvers.symbolic.fullaxis.exceptional import feasible_parts
+
+    lo, hi = sp.Integer(2), sp.Integer(20)
+    parts = {}
+    for case in ("cbbcbcbccbccc", "ccbcbcbccbcbc"):
+        fams = generic_family(GAME, conds, case, FIXED)
+        assert len(fams) == 2  # the two roots
+        parts[case] = [feasible_parts(f.constraints, f.free_symbols(), P, lo, hi) for f in fams]
+    assert parts["ccbcbcbccbcbc"] == [([], []), ([], [])]
+    ranges = [r for rs, _ in parts["cbbcbcbccbccc"] for r in rs]
+    assert ranges == [(sp.Rational(3, 4) + sp.sqrt(97) / 4, sp.Rational(3, 2) + sp.sqrt(15) / 2)]

@@ -126,9 +126,9 @@ def gaps() -> list:
     return json.loads(GAPS.read_text())["sweeps"]
 
 
-@pytest.mark.parametrize("k", range(3))
+@pytest.mark.parametrize("k", range(len(json.loads(GAPS.read_text())["sweeps"])))
 def test_gap_sweeps_families_are_exact_equilibria_inside_their_intervals(psys, k):
-    """The sweeps of (2, 5/2), (7/2, 4), (9/2, 5): every family with an open interval has a
+    """The sweeps of (2, 5/2), (7/2, 4), (9/2, 5), (41/10, 9/2): every family with an open interval has a
     point with exact NashConv 0 in the full game at a random rational pot inside it."""
     rng = np.random.default_rng(140 + k)
     sw = gaps()[k]
@@ -180,3 +180,29 @@ def test_cli_prints_and_emits_the_sweep(psys, monkeypatch, capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["pieces"] == [{"p_set": "3", "families": [0], "sampled": []}]
     assert data["families"][0]["payoffs"][1] == "-1/48"
+
+
+def test_the_isolated_equilibrium_of_9_2_to_5_starts_at_a_root_and_has_a_wider_face(psys):
+    """The sweep of (41/10, 9/2): the equilibrium the (9/2, 5) sweep found (payoffs
+    (-(3P + 4)/(12 (P + 1)^2), 1/(12 (P + 1)^2), 1/(4 (P + 1)))) holds from (7 + sqrt 97)/4
+    = 4.2122 (a root of 2P^2 - 7P - 6), and with player 2's K call after
+    check-check-bet-call x2_K_kkbc_c free (payoff-neutral) on the wider
+    [root of 2P^3 - 7P^2 - 4P + 2 = 3.9429, 2 + sqrt(34)/2 = 4.9155], P = 4 included, which
+    no earlier sweep had found: checked exactly past the sweep's own range."""
+    sw = next(s for s in gaps() if s["pots"] == "41/10:9/2")
+    rec = {r["family"]: r for r in sw["families"] if r["p_interval"].startswith("Interval")}
+    point, face = rec[7], rec[1]
+    assert point["free"] == [] and face["free"] == ["x2_K_kkbc_c"]
+    assert point["payoffs"] == face["payoffs"]
+    p = sp.Symbol("P", positive=True)
+    assert sp.simplify(sp.sympify(point["ends"]["low"]) - (7 + sp.sqrt(97)) / 4) == 0
+    assert sp.expand(2 * sp.sympify(point["ends"]["low_root_of"], locals={"P": p})
+                     - (2 * p ** 2 - 7 * p - 6)) == 0
+    f_point = family_from_sweep_record(point, psys.game)
+    f_face = family_from_sweep_record(face, psys.game)
+    r = sp.Rational
+    for v, ok in ((r(21, 5), False), (r(4223, 1000), True), (r(5), True), (r(51, 10), False)):
+        assert (pot_axis.certify_at(psys, f_point, v) is not None) is ok, v
+    for v, ok in ((r(39, 10), False), (r(3945, 1000), True), (r(4), True), (r(49, 10), True),
+                  (r(4916, 1000), False)):
+        assert (pot_axis.certify_at(psys, f_face, v) is not None) is ok, v
