@@ -17,7 +17,7 @@ Jobs:
   result figures/frontier/data/full_street_families.json.
 
     PYTHONPATH=. python benchmarks/bench_full_street.py [--jobs third,dominance,walk] [--pots 3,6,9]
-        [--axis [--record]] [--out FILE]
+        [--axis [--record] [--workers 2]] [--out FILE]
 """
 from __future__ import annotations
 
@@ -61,7 +61,9 @@ else:
         from solvers.symbolic.fullaxis.sweep import sweep, sweep_record
         from pokerdyn.commands.exact.equilibrium_axis import START
         lo, hi = sp.Integer(2), sp.Integer(20)
-        res = sweep(g, fixed, lo, hi, start=START)
+        workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+        res = sweep(g, fixed, lo, hi, start=START, workers=workers)
+        out["workers"] = workers
         rec = sweep_record(g, fixed, res, lo, hi)
         out["pieces"] = len(rec["pieces"])
         out["pots_enumerated"] = len(rec["pots_enumerated"])
@@ -75,14 +77,15 @@ else:
             rec.update({k: old[k] for k in ("quadratic_families", "grid_check") if k in old})
             RECORD.write_text(json.dumps(rec, indent=1) + "\n")
 out["seconds"] = time.perf_counter() - t0
-out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+out["peak_mb"] = max(resource.getrusage(w).ru_maxrss
+                    for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)) / 1024
 print(json.dumps(out))
 """
 
 
-def measure(job: str, timeout: float | None = None) -> dict:
+def measure(job: str, timeout: float | None = None, *extra: str) -> dict:
     try:
-        res = subprocess.run([sys.executable, "-c", CHILD, job], capture_output=True,
+        res = subprocess.run([sys.executable, "-c", CHILD, job, *extra], capture_output=True,
                              text=True, check=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"job": job, "timed_out_after_s": timeout}
@@ -94,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pots", default="3,6,9", help="exact pots for the fixed-pot jobs")
     ap.add_argument("--axis", action="store_true", help="also try the whole-axis run")
     ap.add_argument("--axis-timeout", type=float, default=3600.0)
+    ap.add_argument("--workers", type=int, default=1,
+                    help="with --axis: processes for the pots of a round (default 1)")
     ap.add_argument("--record", action="store_true",
                     help="with --axis: write figures/frontier/data/full_street_families.json")
     ap.add_argument("--out", default="benchmarks/results/full_street.json")
@@ -103,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [j for j in a.jobs.split(",") if j] + [f"pot:{x}" for x in a.pots.split(",") if x]
     rows = [measure(j) for j in jobs]
     if a.axis:
-        rows.append(measure("axis:record" if a.record else "axis", a.axis_timeout))
+        rows.append(measure("axis:record" if a.record else "axis", a.axis_timeout,
+                            str(a.workers)))
     for r in rows:
         print(json.dumps(r))
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)

@@ -321,3 +321,29 @@ def test_the_undecided_components_belong_to_families_decided_over_the_axis(conds
     assert parts["ccbcbcbccbcbc"] == [([], []), ([], [])]
     ranges = [r for rs, _ in parts["cbbcbcbccbccc"] for r in rs]
     assert ranges == [(sp.Rational(3, 4) + sp.sqrt(97) / 4, sp.Rational(3, 2) + sp.sqrt(15) / 2)]
+
+
+def test_a_block_is_solved_once_per_pot_and_its_unhandled_parts_are_repeated(monkeypatch):
+    """sweep.block_once: the second leaf with the same block gets the same branches (fresh
+    dicts) without a second solve, and whatever the solve left in posdim.UNHANDLED is
+    reported again for it."""
+    from solvers.symbolic.fullaxis import posdim, sweep as swm
+
+    x, y = sp.symbols("x y", real=True)
+    calls = []
+
+    def fake(eqs, xs, p):
+        calls.append(tuple(eqs))
+        posdim.UNHANDLED.append((tuple(eqs), "undecided"))
+        return [{x: sp.Rational(1, 3), y: sp.Rational(1, 2)}]
+
+    monkeypatch.setattr(swm, "solve_block", fake)
+    monkeypatch.setattr(posdim, "UNHANDLED", [])
+    memo: dict = {}
+    first = swm.block_once(memo, [x * y - sp.Rational(1, 6), 2 * y - 1], [x, y])
+    first[0][x] = 0  # a caller's change does not reach the memo
+    again = swm.block_once(memo, [2 * y - 1, x * y - sp.Rational(1, 6)], [x, y])
+    assert len(calls) == 1 and again == [{x: sp.Rational(1, 3), y: sp.Rational(1, 2)}]
+    assert len(posdim.UNHANDLED) == 2
+    swm.block_once(memo, [2 * y - 1, x * y - sp.Rational(1, 6)], [y, x])  # other unknowns
+    assert len(calls) == 2

@@ -4,6 +4,7 @@ P interval, and the proof on SKP against its known complete enumeration (the cas
 of solvers.symbolic.piecewise, Billingham sec. 2)."""
 from __future__ import annotations
 
+import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -124,15 +125,18 @@ def test_a_resumed_sweep_keeps_the_supports_of_earlier_samples():
     assert [str(pc.p_set) for pc in again.pieces] == [str(pc.p_set) for pc in first.pieces]
 
 
-def test_sweep_of_kuhn3_third_equals_the_case_search_including_its_critical_pots():
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sweep_of_kuhn3_third_equals_the_case_search_including_its_critical_pots(workers):
     """kuhn3-third on 1 <= P <= 6: the sweep (samples, then its rational piece ends 2 and 5
     enumerated) gives the case search's pieces exactly: at P = 2 Billingham's triangle
     b_J, b_Q >= 0, b_J + b_Q <= 2/3 beside the no-opening family, at P = 5 the one
     two-parameter family.  At P = 5 the walk also leaves a family with
     o_K = (5 b_J - 2)/(7 b_J) and b_J <= 1/3: empty (o_K >= 0 needs b_J >= 2/5), which the
-    univariate check decides, so it is neither reported nor left undecided."""
+    univariate check decides, so it is neither reported nor left undecided.  The same with
+    the pots of each round enumerated in two forked workers."""
     g = get_game("kuhn3-third")
-    sw = sweep(g, reduce_game(g), sp.Integer(1), sp.Integer(6), start=["3/2", "3"])
+    sw = sweep(g, reduce_game(g), sp.Integer(1), sp.Integer(6), start=["3/2", "3"],
+               workers=workers)
     assert {"2", "5"} <= set(sw.pots) and sw.undecided == {}
     truth = [pc for pc in equilibrium_pieces(g) if pc.p_set.sup <= 6]
     mine = [pc for pc in sw.pieces if pc.p_set.sup <= 6]

@@ -27,7 +27,9 @@ def add_arguments(p) -> None:
                    help="whole-axis enumeration: then prove it complete on the range with P "
                         "symbolic (solvers.symbolic.fullaxis.complete; JSON key completeness)")
     p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
-                   help="processes for the seeded runs (default: one per CPU)")
+                   help="processes for the seeded runs and for the pots of the whole-axis "
+                        "enumeration (default: one per CPU), and for the proof of "
+                        "--prove-complete (default 1)")
 
 
 def families(game_name: str, pot: str | None) -> tuple:

@@ -6,6 +6,7 @@ written to --state as they are found, so an interrupted run resumes there."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from pokerdyn.commands.common import emit_json
@@ -49,7 +50,8 @@ def run_axis(game, args) -> int:
 
     try:
         res = sweep(game, fixed, low, high, start=start, progress=step, done=done,
-                    undecided=undecided)
+                    undecided=undecided,
+                    workers=getattr(args, "workers", None) or os.cpu_count() or 1)
     finally:
         bar.close()
     rec = sweep_record(game, fixed, res, low, high)

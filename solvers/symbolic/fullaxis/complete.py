@@ -44,6 +44,7 @@ from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
 from solvers.symbolic.fullaxis import exceptional as ex
 from solvers.symbolic.fullaxis import groebner
+from solvers.symbolic.fullaxis.forked import forked_map
 from solvers.symbolic.fullaxis.sweep import Sweep, at_pot, generic_family
 from solvers.symbolic.reduce import family_contains, reduce_families
 from solvers.symbolic.supports.solve import SupportTimeout, blocks, deadline, solve_support
@@ -199,7 +200,7 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     _JOB = (game, conds, fixed, low, high, known, leaf_seconds)
     try:
         first = st["next"]
-        for i, r in enumerate(_map(_leaf, leaves[first:], workers), first):
+        for i, r in enumerate(forked_map(_leaf, leaves[first:], workers, 4), first):
             _add_leaf(st, leaves[i], r)  # the iterator runs out: its pool is closed
             st["next"] = i + 1
             if progress:
@@ -209,7 +210,7 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
         if not st.get("retried"):  # leaves over budget in an earlier version: once more
             again = [u["support"] for u in st["undecided"] if u["reason"].startswith("not")]
             st["undecided"] = [u for u in st["undecided"] if u["support"] not in again]
-            for k, r in enumerate(_map(_leaf, again, workers)):
+            for k, r in enumerate(forked_map(_leaf, again, workers, 4)):
                 _add_leaf(st, again[k], r)
             st["retried"] = True
     finally:
@@ -227,8 +228,8 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     todo = [k for k in keys if k not in st["checked"]]
     _JOB = (game, conds, fixed, sweep_result, seconds, pot_seconds)
     try:
-        for j, res in enumerate(_map(_pot, [(k, sorted(set(tasks[k]))) for k in todo],
-                                     workers)):
+        for j, res in enumerate(forked_map(_pot, [(k, sorted(set(tasks[k]))) for k in todo],
+                                           workers)):
             st["checked"][todo[j]] = res
             _save(path, st)
             if progress:
@@ -255,7 +256,7 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
-_JOB = None  # the common arguments of the leaves / pots (set around _map; inherited by forks)
+_JOB = None  # the arguments common to the leaves / pots (set around forked_map)
 
 
 def _leaf(case: str) -> dict:
@@ -273,21 +274,6 @@ def _pot(task: tuple) -> dict:
     """:func:`check_pot` of ``(pot, leaves)``."""
     game, conds, fixed, sw, seconds, budget = _JOB
     return check_pot(game, conds, sp.sympify(task[0]), task[1], fixed, sw, seconds, budget)
-
-
-def _map(fn, items: Sequence, workers: int):
-    """``fn`` of every item, in order (a lazy iterator); shared among ``workers`` forked
-    processes where there are several (each result is the same wherever it is
-    computed)."""
-    import multiprocessing as mp
-
-    if workers < 2 or len(items) < 2 or "fork" not in mp.get_all_start_methods():
-        yield from map(fn, items)
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(workers, mp.get_context("fork")) as pool:
-        yield from pool.map(fn, items, chunksize=1 if fn is _pot else 4)
 
 
 def _add_leaf(st: dict, case: str, r: dict) -> None:
