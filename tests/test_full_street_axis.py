@@ -347,3 +347,17 @@ def test_a_block_is_solved_once_per_pot_and_its_unhandled_parts_are_repeated(mon
     assert len(posdim.UNHANDLED) == 2
     swm.block_once(memo, [2 * y - 1, x * y - sp.Rational(1, 6)], [y, x])  # other unknowns
     assert len(calls) == 2
+
+
+def test_a_constraint_sympy_decides_by_itself_is_dropped_from_the_display():
+    """A family constraint that holds identically (x^2 + 1 >= 0 for real x) becomes sympy's
+    True as a relation; the display drops it instead of failing on it (a resumed
+    whole-axis sweep re-solving its critical pots met one at P = 5)."""
+    from solvers.symbolic.enumeration import Family
+    from solvers.symbolic.piecewise import _display
+
+    x = sp.Symbol("x", real=True)
+    fam = Family((("x", x),), ("x",), ((x, False), (1 - x, False), (x ** 2 + 1, False)), "c")
+    sol = _display(fam, (), None, None)
+    assert [str(c) for c in sol.constraints] == ["x >= 0", "x <= 1"]
+    assert len(sol.constraints) == 2

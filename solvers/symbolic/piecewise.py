@@ -119,7 +119,10 @@ def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: 
         neg = (-c[0], not c[1])  # the negation of c
         if not psplit.feasible([(sp.expand(test(e)), s) for e, s in others + [neg]], xs):
             keep = others
-    rels = tuple(_relational(e, s, xs) for e, s in keep)
+    # a constraint sympy decides on its own (x**2 + 1 >= 0 for real x) says nothing
+    pairs = [(c, r) for c in keep if (r := _relational(c[0], c[1], xs)) is not sp.true]
+    keep = [c for c, _ in pairs]
+    rels = tuple(r for _, r in pairs)
     strat = {k: _nice(v.xreplace(sub)) for k, v in fam.strategy}
     allsub = {sp.Symbol(k, real=True): v for k, v in strat.items()}
     payoffs = tuple(_nice(sp.expand(E.xreplace(sub)).xreplace(allsub)) for E in pays)
@@ -130,8 +133,8 @@ def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: 
 def _intervals(rels: Sequence[sp.Basic], xs: Sequence[sp.Symbol]) -> tuple:
     """``(name, low, high, low_open, high_open)`` per free parameter bounded on both sides
     by relations on it alone, when every relation is such a bound."""
-    if not all(isinstance(r.lhs, sp.Symbol) and r.lhs in xs and not (r.rhs.free_symbols & set(xs))
-               for r in rels):
+    if not all(isinstance(r, sp.core.relational.Relational) and isinstance(r.lhs, sp.Symbol)
+               and r.lhs in xs and not (r.rhs.free_symbols & set(xs)) for r in rels):
         return ()
     out = []
     for x in xs:
