@@ -144,3 +144,31 @@ def test_sweep_of_kuhn3_third_equals_the_case_search_including_its_critical_pots
     for a, b in zip(mine, truth):
         assert sorted(s.free for s in a.solutions) == sorted(s.free for s in b.solutions)
         assert sorted(s.payoffs for s in a.solutions) == sorted(s.payoffs for s in b.solutions)
+
+
+def _pid(_):
+    import os
+    return os.getpid()
+
+
+def test_forked_map_forks_only_a_single_threaded_process():
+    """forked_map: results in order, computed in worker processes when this process is
+    single-threaded, and here (no fork) while another thread runs (a lock it held at the
+    fork would stay held in the child)."""
+    import os
+    import threading
+
+    from solvers.symbolic.fullaxis.forked import can_fork, forked_map
+
+    assert list(forked_map(abs, [-3, 1, -2], 2)) == [3, 1, 2]
+    if can_fork():
+        assert os.getpid() not in set(forked_map(_pid, range(4), 2))
+    stop = threading.Event()
+    t = threading.Thread(target=stop.wait)
+    t.start()
+    try:
+        assert not can_fork()
+        assert set(forked_map(_pid, range(4), 2)) == {os.getpid()}
+    finally:
+        stop.set()
+        t.join()

@@ -41,6 +41,9 @@ def run_axis(game, args) -> int:
         saved = {"pots": saved, "undecided": {}}
     done, undecided = saved["pots"], saved["undecided"]
     start = [s for s in START if low <= sp.Rational(s) <= high] or [str((low + high) / 2)]
+    # no tqdm monitor thread: a multi-threaded process may not fork the --workers
+    # (solvers.symbolic.fullaxis.forked.can_fork) nor the pieces' pool
+    tqdm.monitor_interval = 0
     bar = tqdm(desc="pots enumerated", unit="pot", disable=args.json, initial=len(done))
 
     def step(pot: str) -> None:

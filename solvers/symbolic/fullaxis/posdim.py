@@ -171,7 +171,7 @@ def _split(eqs: list, xs: list, zero_dim, out: list, seen: set, depth: int) -> N
             continue
         for f, _ in sp.factor_list(b, *us)[1]:
             f = sp.expand(f)
-            if f in done or not may_vanish(f, us):
+            if f in done or not _may_vanish(f, us):
                 continue
             done.add(f)
             _split(list(G.exprs) + [f], xs, zero_dim, out, seen, depth + 1)
@@ -218,7 +218,7 @@ def _back(polys: list, vs: list, us: list, known: dict, out: list, bad: list,
             alg.append((fac, f"irrational constant {x}: root of {fac}"))
 
 
-def may_vanish(f: sp.Expr, us: Sequence[sp.Symbol]) -> bool:
+def _may_vanish(f: sp.Expr, us: Sequence[sp.Symbol]) -> bool:
     """False only if the polynomial ``f`` has no zero in the box ``[0, 1]^us``: exact root
     count for one unknown, else an interval bound on the monomials."""
     free = [u for u in us if u in f.free_symbols]
