@@ -2,7 +2,7 @@
 (issue 14), which the library now finds itself (family F10, one square root in P:
 ``solvers.symbolic.fullaxis.radical``).
 
-1. ``--grid``: complete exact enumerations (``fullaxis.sweep.pot_families``) at the pots of
+1. ``--grid``: complete exact enumerations (``fullaxis.atpot.pot_families``) at the pots of
    GRID (step 1/20 on [3, 3.5] and [3.5, 5.2], and 25, 30, 50, 100); the supports per pot and
    the seconds go to ``benchmarks/results/full_street_grid.json`` (resumable).
 2. F10 (support ``F10_CASE``) built independently of the library's algebraic path: the
@@ -31,7 +31,7 @@ from games import get_game
 from solvers.symbolic.dominance import reduce_game
 from solvers.symbolic.enumeration import conditions, pot_symbol
 from solvers.symbolic.fullaxis.certify import nash_conv_fraction
-from solvers.symbolic.fullaxis.sweep import pot_families
+from solvers.symbolic.fullaxis.atpot import pot_families
 from solvers.symbolic.payoffs import symbolic_payoffs
 from solvers.symbolic.supports.solve import solve_support
 from games.strategy import param_symbols

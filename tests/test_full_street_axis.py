@@ -324,10 +324,10 @@ def test_the_undecided_components_belong_to_families_decided_over_the_axis(conds
 
 
 def test_a_block_is_solved_once_per_pot_and_its_unhandled_parts_are_repeated(monkeypatch):
-    """sweep.block_once: the second leaf with the same block gets the same branches (fresh
+    """atpot.block_once: the second leaf with the same block gets the same branches (fresh
     dicts) without a second solve, and whatever the solve left in posdim.UNHANDLED is
     reported again for it."""
-    from solvers.symbolic.fullaxis import posdim, sweep as swm
+    from solvers.symbolic.fullaxis import atpot as swm, posdim
 
     x, y = sp.symbols("x y", real=True)
     calls = []

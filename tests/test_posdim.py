@@ -96,7 +96,7 @@ def test_a_slow_leaf_of_the_full_street_game_at_pot_5():
     from solvers.symbolic.dominance import reduce_game
     from solvers.symbolic.enumeration import conditions, pot_symbol
     from solvers.symbolic.fullaxis import groebner
-    from solvers.symbolic.fullaxis.sweep import at_pot
+    from solvers.symbolic.fullaxis.atpot import at_pot
     from solvers.symbolic.supports.solve import solve_support
     game = get_game("kuhn3-full-simplified")
     fixed = reduce_game(game)
@@ -114,7 +114,7 @@ def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
     is not empty but holds no grid point, and no proof can exist: undecided (None), not
     infeasible."""
     from solvers.symbolic.enumeration import Family
-    from solvers.symbolic.fullaxis.sweep import feasible_family
+    from solvers.symbolic.fullaxis.atpot import feasible_family
     box = [(X, False), (1 - X, False), (Y, False), (1 - Y, False)]
     r = sp.Rational
 
@@ -135,7 +135,7 @@ def test_a_component_with_algebraic_values_at_the_pot_keeps_its_support():
     from games import get_game
     from solvers.symbolic.dominance import reduce_game
     from solvers.symbolic.enumeration import conditions, pot_symbol
-    from solvers.symbolic.fullaxis.sweep import at_pot
+    from solvers.symbolic.fullaxis.atpot import at_pot
     from solvers.symbolic.supports.solve import solve_support
 
     g = get_game("kuhn3-full-simplified")

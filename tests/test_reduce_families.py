@@ -296,9 +296,9 @@ def test_pieces_in_forked_processes_equal_the_serial_run(monkeypatch):
 
     g = get_game("skp")
     monkeypatch.setattr(piecewise, "PARALLEL_MIN_PIECES", 1)
-    piecewise._CACHE.clear()
+    piecewise.clear_caches()
     parallel = json.dumps(pieces_records(piecewise.equilibrium_pieces(g)))
-    piecewise._CACHE.clear()
+    piecewise.clear_caches()
     ev = threading.Event()
     th = threading.Thread(target=ev.wait)
     th.start()  # a second thread: the serial path
@@ -307,5 +307,29 @@ def test_pieces_in_forked_processes_equal_the_serial_run(monkeypatch):
     finally:
         ev.set()
         th.join()
-        piecewise._CACHE.clear()
+        piecewise.clear_caches()
     assert parallel == serial and "P" in serial
+
+
+def test_a_second_axis_call_takes_its_pieces_from_the_first(monkeypatch):
+    """equilibrium_pieces keeps each piece's families across calls (a whole-axis sweep calls
+    it once per round with mostly the same families): a second call with the per-call
+    cache emptied computes no piece and prints the same axis, byte for byte, as a call with
+    every cache emptied."""
+    import json
+
+    from games import get_game
+    from solvers.symbolic import piecewise
+    from solvers.symbolic.family_records import pieces_records
+
+    g = get_game("skp")
+    piecewise.clear_caches()
+    first = json.dumps(pieces_records(piecewise.equilibrium_pieces(g)))
+    piecewise._CACHE.clear()
+    with monkeypatch.context() as m:
+        m.setattr(piecewise, "_piece", lambda item: pytest.fail("piece computed again"))
+        again = json.dumps(pieces_records(piecewise.equilibrium_pieces(g)))
+    piecewise.clear_caches()
+    fresh = json.dumps(pieces_records(piecewise.equilibrium_pieces(g)))
+    piecewise.clear_caches()
+    assert first == again == fresh and "P" in first

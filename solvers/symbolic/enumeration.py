@@ -403,7 +403,7 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
     (where their formulas stay finite and their constraints hold) plus the branches and leaves
     recorded for this value (``tasks``), resumed with ``P`` exact; a task
     ``("family", fam)`` is a family already solved at this value (by
-    :func:`solvers.symbolic.fullaxis.sweep.pot_families`), taken as it is."""
+    :func:`solvers.symbolic.fullaxis.atpot.pot_families`), taken as it is."""
     p = pot_symbol(game)
     key = (id(game), tuple(sorted((fixed or {}).items())))
     if key not in _CONDS:
@@ -426,28 +426,38 @@ def families_at_point(game: Game, generic: Sequence[Family], value: sp.Expr, tas
         if uniq else []
     out += solved
     for fam in generic:
-        sub = {p: value}
-        if float_filter.pot_only_fails(fam.constraints, p, fv):
-            continue
-        st, q = float_filter.status(fam.constraints, fam.free_symbols(), p, fv)
-        if st == "infeasible":
-            continue
-        witnessed = st == "witness" and float_filter.confirm(
-            fam.constraints, fam.free_symbols()[0], q, p, value)
-        cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
-        if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
-            continue
-        try:
-            if any(not _always(e, s) for e, s in cons if not e.free_symbols):
-                continue
-            cons = [(e, s) for e, s in cons if e.free_symbols]
-            if not witnessed and not float_filter.feasible(cons, fam.free_symbols()):
-                continue
-        except ValueError:
-            continue
-        strat = tuple((k, sp.radsimp(sp.cancel(v.xreplace(sub)))) for k, v in fam.strategy)
-        out.append(Family(strat, fam.free, tuple(cons), fam.cases))
+        if (fam, value) not in _AT_VALUE:
+            _AT_VALUE[fam, value] = _generic_at(fam, p, value, fv)
+        if _AT_VALUE[fam, value] is not None:
+            out.append(_AT_VALUE[fam, value])
     return out
 
 
+def _generic_at(fam: Family, p: sp.Symbol, value: sp.Expr, fv: float) -> Family | None:
+    """A generic family at the exact critical value ``value`` (``fv`` its float): its
+    formulas substituted, or None where they are not finite or its constraints fail."""
+    sub = {p: value}
+    if float_filter.pot_only_fails(fam.constraints, p, fv):
+        return None
+    st, q = float_filter.status(fam.constraints, fam.free_symbols(), p, fv)
+    if st == "infeasible":
+        return None
+    witnessed = st == "witness" and float_filter.confirm(
+        fam.constraints, fam.free_symbols()[0], q, p, value)
+    cons = [(sp.expand(e.xreplace(sub)), s) for e, s in fam.constraints]
+    if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in cons):
+        return None
+    try:
+        if any(not _always(e, s) for e, s in cons if not e.free_symbols):
+            return None
+        cons = [(e, s) for e, s in cons if e.free_symbols]
+        if not witnessed and not float_filter.feasible(cons, fam.free_symbols()):
+            return None
+    except ValueError:
+        return None
+    strat = tuple((k, sp.radsimp(sp.cancel(v.xreplace(sub)))) for k, v in fam.strategy)
+    return Family(strat, fam.free, tuple(cons), fam.cases)
+
+
+_AT_VALUE: dict = {}  # (generic family, exact value) -> the family there or None
 _CONDS: dict = {}

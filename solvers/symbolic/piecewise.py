@@ -21,7 +21,7 @@ import sympy as sp
 from games import Game, GameError
 
 from solvers.symbolic import float_filter, psplit
-from solvers.symbolic.fullaxis import radical
+from solvers.symbolic.fullaxis import critical as fullaxis_critical, radical
 from solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
                                           pot_symbol)
 from solvers.symbolic.payoffs import symbolic_payoffs
@@ -64,40 +64,11 @@ class Piece:
     solutions: tuple[Solution, ...]
 
 
-def _constraint_polys(fam: Family, p: sp.Symbol) -> list[sp.Expr]:
-    xs = fam.free_symbols()
-    out = []
-    for e, _ in fam.constraints:
-        try:
-            coeffs, rest = psplit._affine(e, xs)
-        except ValueError:  # rational in a free parameter: decided at sample points
-            continue
-        out += [c for c in coeffs + [rest] if p in c.free_symbols]
-    return out
-
-
 def _feasible_on(fam: Family, p: sp.Symbol, sample: sp.Expr) -> bool:
     if float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, float(sample)):
         return False
     cons = [(sp.expand(e.xreplace({p: sample})), s) for e, s in fam.constraints]
     return float_filter.feasible(cons, fam.free_symbols())
-
-
-def _relevant(fam: Family, p: sp.Symbol, r: sp.Expr) -> bool:
-    """Whether a root ``r`` of one of ``fam``'s polynomials can change ``fam``'s status:
-    not when ``fam`` fails at ``r`` by a clear floating-point margin (then it fails on a
-    neighbourhood of ``r`` too, so ``r`` is no critical value for it)."""
-    # the same root comes from several polynomials of one family: decided once
-    key = (id(fam), r)
-    if key not in _RELEVANT:
-        fr = float(sp.N(r, 20))
-        _RELEVANT[key] = (fam, not (
-            float_filter.pot_only_fails(fam.constraints, p, fr)
-            or float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, fr)))
-    return _RELEVANT[key][1]
-
-
-_RELEVANT: dict = {}  # (id(family), root) -> (family, answer); the family keeps its id alive
 
 
 def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: sp.Expr | None,
@@ -182,78 +153,17 @@ def _relational(e: sp.Expr, strict: bool, xs: Sequence[sp.Symbol]) -> sp.Basic:
     return sp.Gt(e, 0) if strict else sp.Ge(e, 0)
 
 
-_LAMBDAS: dict = {}
+def clear_caches() -> None:
+    """Forget every result kept across calls (tests that compare two computations)."""
+    from solvers.symbolic import enumeration
+
+    fullaxis_critical.clear()
+    for c in (_CACHE, _PIECES, _PREFILTER, _AT, _KEYS, enumeration._AT_VALUE):
+        c.clear()
 
 
-def _fast_sign(c: sp.Expr, p: sp.Symbol, s: sp.Expr) -> int:
-    """Sign of ``c`` at the rational ``P = s``: floating point when clearly away from zero,
-    exact otherwise."""
-    c = sp.sympify(c)
-    if c.free_symbols - {p}:
-        raise ValueError("not a function of P alone")
-    f = _LAMBDAS.get(c)
-    if f is None:
-        f = _LAMBDAS[c] = sp.lambdify(p, c, "math")
-    try:
-        v = float(f(float(s)))
-        if abs(v) > 1e-9:
-            return 1 if v > 0 else -1
-    except (ZeroDivisionError, ValueError, TypeError):
-        pass
-    return psplit.sign(c.xreplace({p: s}))
-
-
-_ROOTS: dict = {}
-
-
-def _roots(d: sp.Expr, p: sp.Symbol) -> list:
-    key = sp.srepr(d)
-    if key not in _ROOTS:
-        _ROOTS[key] = [(r, float(sp.N(r, 20))) for r in psplit.positive_roots(d, p)]
-    return _ROOTS[key]
-
-
-def _refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
-    """Add the roots of Fourier-Motzkin bound differences inside each interval (the
-    differences depend on the interval only through the signs of the free parameters'
-    coefficients, so they are computed once per family and sign pattern)."""
-    memo: dict = {}
-    for _ in range(4):
-        new = set()
-        for pc in psplit.pieces(points):
-            if pc.is_point:
-                continue
-            sign_at = lambda c, s=pc.sample: _fast_sign(c, p, s)
-            for fam in gen:
-                if not fam.free:
-                    continue
-                xs = fam.free_symbols()
-                coeffs = [sp.expand(e).coeff(x, 1) for e, _ in fam.constraints for x in xs]
-                try:
-                    mk = (id(fam), tuple(sign_at(c) if c != 0 else 0 for c in coeffs)
-                          if len(xs) == 1 else pc.sample)
-                except (ValueError, TypeError):  # not affine: decided at samples only
-                    continue
-                if mk not in memo:
-                    derived: list = []
-                    try:
-                        psplit.eliminate(fam.constraints, xs, sign_at, derived)
-                    except (ValueError, TypeError):
-                        derived = []
-                    ds = {d for d in derived if not (d.free_symbols - {p}) and p in d.free_symbols}
-                    memo[mk] = [r for d in ds for r in _roots(d, p)]
-                lo, hi = float(sp.N(pc.low, 20)), float(sp.N(pc.high, 20)) if pc.high is not sp.oo else float("inf")
-                for r, fr in memo[mk]:
-                    if lo - 1e-9 < fr < hi + 1e-9 and _relevant(fam, p, r) and psplit.sign(r - pc.low) > 0 and (
-                            pc.high is sp.oo or psplit.sign(pc.high - r) > 0):
-                        new.add(r)
-        fl = [float(sp.N(q, 20)) for q in points]
-        new = {r for r in new if all(abs(float(sp.N(r, 20)) - f) > 1e-12 or psplit.sign(r - q) != 0
-                                     for q, f in zip(points, fl))}
-        if not new:
-            break
-        points |= new
-    return psplit.merge_points(points)
+_PIECES: dict = {}  # _piece_key -> display solutions of that piece
+_PREFILTER: dict = {}  # (family, pot, kind) -> excluded in floating point by a clear margin
 
 
 def _canon(e: sp.Expr) -> str:
@@ -274,8 +184,13 @@ def _canon_rel(c: sp.Basic) -> tuple:
 
 
 def _key(sol: Solution) -> tuple:
-    return (tuple((k, _canon(v)) for k, v in sol.strategy),
-            frozenset(_canon_rel(c) for c in sol.constraints))
+    if sol not in _KEYS:
+        _KEYS[sol] = (tuple((k, _canon(v)) for k, v in sol.strategy),
+                      frozenset(_canon_rel(c) for c in sol.constraints))
+    return _KEYS[sol]
+
+
+_KEYS: dict = {}  # Solution -> its canonical key (the merge compares each several times)
 
 
 _CACHE: dict[tuple, list[Piece]] = {}
@@ -311,11 +226,8 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
     critical: dict = dict(tasks or {})
     gen = list(generic) if generic is not None else \
         enumerate_families(game, fixed=fixed, critical=critical)
-    roots = {r for r, _ in critical.values()}
-    for fam in gen:
-        for c in _constraint_polys(fam, p):
-            roots.update(r for r in psplit.positive_roots(c, p) if _relevant(fam, p, r))
-    points = _refine(gen, p, set(psplit.merge_points(roots)))
+    roots = {r for r, _ in critical.values()} | fullaxis_critical.critical_roots(gen, p)
+    points = fullaxis_critical.refine(gen, p, set(psplit.merge_points(roots)))
     global _JOB
     _JOB = (game, gen, critical, fixed, pays, p, reduce)
     try:
@@ -328,59 +240,70 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
 
 
 _JOB = None  # the enumeration that _piece works on (set around _map_pieces; inherited by forks)
-PARALLEL_MIN_PIECES = 12
+PARALLEL_MIN_PIECES = 3  # fewer items than this stay in this process
 
 
-def _piece(pc: psplit.Piece) -> tuple:
-    """One piece of the P axis with its reduced families in display form."""
+def _piece_key(pc: psplit.Piece) -> tuple:
+    """What :func:`_piece`'s result depends on: the game, the piece's sample (its exact pot
+    for a point), the families not excluded there by a clear floating-point margin (the
+    first test :func:`_piece` applies; they are the families it is given) and, at a point,
+    the tasks recorded there."""
     game, gen, critical, fixed, pays, p, reduce = _JOB
+    base = (id(game), game.name, tuple(sorted((fixed or {}).items())), reduce)
+    # the floats the two tests themselves use
+    fv = float(sp.N(pc.sample, 20)) if pc.is_point else float(pc.sample)
+    if pc.is_point:
+        fams = tuple(f for f in gen if not _excluded(f, p, pc.sample, fv, "point"))
+        tasks = tuple(repr(t) if t[0] != "family" else t for r, ts in critical.values()
+                      if psplit.sign(r - pc.low) == 0 for t in ts)
+        return base + ("point", pc.low, fams, tasks)
+    return base + ("interval", pc.sample, tuple(f for f in gen
+                                                if not _excluded(f, p, pc.sample, fv, "open")))
+
+
+def _excluded(fam: Family, p: sp.Symbol, v: sp.Expr, fv: float, kind: str) -> bool:
+    """The floating-point pre-test of a family at the pot ``v`` (``fv`` its float):
+    :func:`enumeration.families_at_point`'s at a point, :func:`_feasible_on`'s inside an
+    interval (each drops only families that fail by a clear margin)."""
+    key = (fam, v, kind)
+    if key not in _PREFILTER:
+        _PREFILTER[key] = float_filter.pot_only_fails(fam.constraints, p, fv) \
+            if kind == "point" else \
+            float_filter.clearly_infeasible(fam.constraints, fam.free_symbols(), p, fv)
+    return _PREFILTER[key]
+
+
+def _piece(item: tuple) -> tuple:
+    """One piece of the P axis with its reduced families in display form (``item``: the
+    piece and its :func:`_piece_key`, whose families are those to test there)."""
+    pc, key = item
+    game, _, critical, fixed, pays, p, reduce = _JOB
     if pc.is_point:
         tasks = [t for r, ts in critical.values() if psplit.sign(r - pc.low) == 0 for t in ts]
-        fams = families_at_point(game, gen, pc.low, tasks, fixed)
+        fams = families_at_point(game, key[-2], pc.low, tasks, fixed)
         fams = reduce_families(game, fams, at=pc.low) if reduce else fams
         return pc, [_display(f, pays, p, None, at=pc.low) for f in fams]
-    fams = [f for f in gen if _feasible_on(f, p, pc.sample)]
+    fams = [f for f in key[-1] if _feasible_on(f, p, pc.sample)]
     fams = reduce_families(game, fams, p=p, sample=pc.sample) if reduce else fams
     return pc, [_display(f, pays, p, pc.sample) for f in fams]
 
 
 def _map_pieces(pcs: list) -> list:
-    """:func:`_piece` of every piece, in order.  The pieces are independent exact
+    """:func:`_piece` of every piece, in order; a piece computed by an earlier call of this
+    process with the same :func:`_piece_key` is taken from there (the rounds of a
+    whole-axis sweep share most of their pieces).  The pieces are independent exact
     computations, so on a machine with several cores a long axis is shared among forked
     processes (which inherit the enumeration and sympy's caches; each piece's result is
     the same wherever it is computed).  Serial where fork is unavailable or fails."""
-    import multiprocessing as mp
-    import os
-
-    n = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
-            (os.cpu_count() or 1), 4)
-    import threading
-
-    # fork only a single-threaded process: a thread holding a lock at the fork (a dask or
-    # tqdm thread, say) would leave that lock held forever in the child
-    if n < 2 or len(pcs) < PARALLEL_MIN_PIECES or "fork" not in mp.get_all_start_methods() \
-            or mp.current_process().daemon or threading.active_count() > 1:
-        return [_piece(pc) for pc in pcs]
-    from concurrent.futures import ProcessPoolExecutor
-
-    try:
-        with ProcessPoolExecutor(n, mp.get_context("fork")) as pool:
-            blobs = list(pool.map(_piece_pickled, pcs, chunksize=1))
-    except (OSError, RuntimeError):  # no processes to be had here: the same work, serially
-        return [_piece(pc) for pc in pcs]
-    # unpickled without evaluation: sympy's constructors would otherwise re-canonicalise
-    # (-(b_J + b_Q)/8 comes back as -b_J/8 - b_Q/8), and the output must not depend on
-    # where a piece was computed
-    import pickle
-
-    with sp.evaluate(False):
-        return [pickle.loads(b) for b in blobs]
+    keys = [_piece_key(pc) for pc in pcs]
+    todo = list({k: (pc, k) for pc, k in zip(pcs, keys) if k not in _PIECES}.values())
+    for (_, k), (_, sols) in zip(todo, _map_new(todo)):
+        _PIECES[k] = sols
+    return [(pc, _PIECES[k]) for pc, k in zip(pcs, keys)]
 
 
-def _piece_pickled(pc: psplit.Piece) -> bytes:
-    import pickle
-
-    return pickle.dumps(_piece(pc))
+def _map_new(items: list) -> list:
+    return fullaxis_critical.forked_results(_piece, items, min_items=PARALLEL_MIN_PIECES)
 
 
 def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr, game: Game | None) -> set:

@@ -244,7 +244,7 @@ def _real_roots(expr: sp.Expr, x: sp.Symbol) -> list[sp.Expr]:
 
 def _holds(cons: Sequence[Constraint], x: sp.Symbol, v: sp.Expr) -> bool:
     for e, strict in cons:
-        num, den = sp.fraction(sp.together(e))
+        num, den = _fraction(e)
         d = sign(den.xreplace({x: v}))
         if d == 0:
             return False
@@ -252,6 +252,13 @@ def _holds(cons: Sequence[Constraint], x: sp.Symbol, v: sp.Expr) -> bool:
         if s < 0 or (s == 0 and strict):
             return False
     return True
+
+
+@lru_cache(maxsize=4096)
+def _fraction(e: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
+    """Numerator and denominator of ``e`` over a common denominator (asked for every
+    candidate point of :func:`_univariate_point`)."""
+    return sp.fraction(sp.together(e))
 
 
 def _univariate_point(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Expr | None:
@@ -266,7 +273,11 @@ def _univariate_point(cons: Sequence[Constraint], x: sp.Symbol) -> sp.Expr | Non
 
 def feasible(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
     """Exact feasibility of numeric affine constraints in ``xs`` (one free variable may
-    enter rationally)."""
+    enter rationally).  Rational coefficients: Fourier-Motzkin in Python fractions
+    (:func:`_fraction_feasible`, the same elimination without sympy's arithmetic)."""
+    rows = _fraction_rows(cons, xs)
+    if rows is not None:
+        return _fraction_feasible(rows, len(xs))
     try:
         reduced = eliminate(cons, xs)
     except ValueError:
@@ -277,6 +288,63 @@ def feasible(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
         s = sign(e)
         if s < 0 or (s == 0 and strict):
             return False
+    return True
+
+
+def _fraction_rows(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> list | None:
+    """Each constraint ``a . xs + k > 0`` (or ``>= 0``) as ``(a, k, strict)`` in Fractions;
+    None unless every constraint is affine in ``xs`` with rational coefficients."""
+    from fractions import Fraction
+
+    idx = {x: i for i, x in enumerate(xs)}
+    rows = []
+    for e, strict in cons:
+        a = [Fraction(0)] * len(xs)
+        k = Fraction(0)
+        for term, c in sp.expand(e).as_coefficients_dict().items():
+            if not c.is_Rational:
+                return None
+            q = Fraction(int(c.p), int(c.q))
+            if term is sp.S.One:
+                k += q
+            elif term in idx:
+                a[idx[term]] += q
+            else:
+                return None
+        rows.append((tuple(a), k, bool(strict)))
+    return rows
+
+
+def _fraction_feasible(rows: list, n: int) -> bool:
+    """Fourier-Motzkin elimination of the ``n`` variables of ``(a, k, strict)`` rows, in
+    exact fractions: True iff some point satisfies every row.  A row without variables is
+    decided at once; equal rows are kept once (the strict one where both occur)."""
+    cur: dict = {}
+    for a, k, s in rows:
+        if not any(a):
+            if k < 0 or (k == 0 and s):
+                return False
+            continue
+        cur[a, k] = cur.get((a, k), False) or s
+    for i in range(n):
+        lower, upper, nxt = [], [], {}
+        for (a, k), s in cur.items():
+            c = a[i]
+            if c == 0:
+                nxt[a, k] = nxt.get((a, k), False) or s
+            else:  # scaled to coefficient +1 (x_i >= ...) or -1 (x_i <= ...)
+                m = abs(c)
+                (lower if c > 0 else upper).append((tuple(v / m for v in a), k / m, s))
+        for al, kl, sl in lower:
+            for au, ku, su in upper:
+                a = tuple(x + y for x, y in zip(al, au))
+                k, s = kl + ku, sl or su
+                if not any(a):
+                    if k < 0 or (k == 0 and s):
+                        return False
+                    continue
+                nxt[a, k] = nxt.get((a, k), False) or s
+        cur = nxt
     return True
 
 

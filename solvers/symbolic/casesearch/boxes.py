@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+import numpy as np
+from numba import njit
+
 TOL = 1e-9
 
 
@@ -38,83 +41,162 @@ def _coeff(c: Sequence[int], s: tuple[float, float], flip: int) -> tuple[float, 
 
 
 class Boxes:
-    """The compiled gains (``tables``, ``deps``) prepared for propagation."""
+    """The compiled gains (``tables``, ``deps``) prepared for propagation: per condition
+    ``j`` its monomials (bit masks of the parameters) and coefficient polynomials in ``P``,
+    as arrays for :func:`_propagate` (numba)."""
 
     def __init__(self, tables: Sequence[dict], deps: Sequence[int]):
         self.tables = [{m: tuple(float(a) for a in c) for m, c in t.items()} for t in tables]
         self.deps = list(deps)
         self.deg = [max((len(c) - 1 for c in t.values()), default=0) for t in tables]
+        n = len(self.tables)
+        width = max((len(t) for t in self.tables), default=0)
+        self._mono = np.zeros((n, max(width, 1)), np.int64)
+        self._nterms = np.array([len(t) for t in self.tables], np.int64)
+        for j, t in enumerate(self.tables):
+            self._mono[j, :len(t)] = list(t)
+        self._deps = np.array(self.deps, np.int64)
+        self._coeffs: dict = {}  # (s, flip or not) -> coefficient ranges (lo, hi) arrays
+
+    def _ranges(self, s: tuple[float, float], flipped: bool) -> tuple:
+        key = (s, flipped)
+        if key not in self._coeffs:
+            if len(self._coeffs) > 4096:
+                self._coeffs.clear()
+            lo = np.zeros(self._mono.shape)
+            hi = np.zeros(self._mono.shape)
+            for j, t in enumerate(self.tables):
+                for k, c in enumerate(t.values()):
+                    lo[j, k], hi[j, k] = _coeff(c, s, self.deg[j] if flipped else 0)
+            self._coeffs[key] = (lo, hi)
+        return self._coeffs[key]
 
     def feasible(self, one: int, zero: int, case: str, low: float, high: float) -> bool:
         """False only if no point of the leaf ``(one, zero, case)`` with ``P`` in
         ``[low, high]`` (``high`` may be inf) satisfies its conditions."""
-        n = len(case)
-        dom = [(1.0, 1.0) if one >> i & 1 else (0.0, 0.0) if zero >> i & 1 else (0.0, 1.0)
-               for i in range(n)]
         if math.isinf(high):
-            s, flips = (0.0, 1.0 / low if low > 0 else math.inf), self.deg
+            s = (0.0, 1.0 / low if low > 0 else math.inf)
             if math.isinf(s[1]):
                 return True
+            lo, hi = self._ranges(s, True)
         else:
-            s, flips = (low, high), [0] * n
-        coeffs = [{m: _coeff(c, s, flips[j]) for m, c in t.items()}
-                  for j, t in enumerate(self.tables)]
-        for _ in range(30):
-            changed = False
-            for j in range(n):
-                lo, hi = self._range(coeffs[j], dom)
-                tol = TOL * (1.0 + max(abs(lo), abs(hi)))
-                if case[j] == "a" and hi < -tol or case[j] == "b" and lo > tol:
-                    return False
-                if case[j] != "c":
+            lo, hi = self._ranges((low, high), False)
+        codes = np.array([_CODE[c] for c in case], np.int64)
+        return bool(_propagate(one, zero, codes, self._mono, lo, hi, self._nterms,
+                               self._deps, TOL))
+
+
+_CODE = {"a": 0, "b": 1, "c": 2}
+
+
+@njit(cache=True)
+def _min4(a: float, b: float, c: float, d: float) -> float:
+    m = a  # Python's min: the first least value (the same result, NaN included)
+    if b < m:
+        m = b
+    if c < m:
+        m = c
+    if d < m:
+        m = d
+    return m
+
+
+@njit(cache=True)
+def _max4(a: float, b: float, c: float, d: float) -> float:
+    m = a
+    if b > m:
+        m = b
+    if c > m:
+        m = c
+    if d > m:
+        m = d
+    return m
+
+
+@njit(cache=True)
+def _term(clo: float, chi: float, m: int, dlo, dhi, skip: int) -> tuple:
+    """Range of the monomial ``m`` (parameter ``skip`` left out) times ``[clo, chi]``."""
+    lo = 1.0
+    hi = 1.0
+    i = 0
+    while m:
+        if m & 1 and i != skip:
+            lo *= dlo[i]
+            hi *= dhi[i]
+        m >>= 1
+        i += 1
+    return (_min4(clo * lo, clo * hi, chi * lo, chi * hi),
+            _max4(clo * lo, clo * hi, chi * lo, chi * hi))
+
+
+@njit(cache=True)
+def _propagate(one, zero, codes, mono, clo, chi, nterms, deps, tol0) -> bool:
+    """The propagation of :meth:`Boxes.feasible` (the former pure-Python loop, the same
+    operations in the same order): up to 30 sweeps over the conditions."""
+    n = codes.shape[0]
+    dlo = np.empty(n)
+    dhi = np.empty(n)
+    for i in range(n):
+        if one >> i & 1:
+            dlo[i] = 1.0
+            dhi[i] = 1.0
+        elif zero >> i & 1:
+            dlo[i] = 0.0
+            dhi[i] = 0.0
+        else:
+            dlo[i] = 0.0
+            dhi[i] = 1.0
+    for _ in range(30):
+        changed = False
+        for j in range(n):
+            lo = 0.0
+            hi = 0.0
+            for k in range(nterms[j]):
+                a, b = _term(clo[j, k], chi[j, k], mono[j, k], dlo, dhi, -1)
+                lo += a
+                hi += b
+            big = abs(lo)
+            if abs(hi) > big:
+                big = abs(hi)
+            tol = tol0 * (1.0 + big)
+            if codes[j] == 0 and hi < -tol or codes[j] == 1 and lo > tol:
+                return False
+            if codes[j] != 2:
+                continue
+            if lo > tol or hi < -tol:
+                return False
+            for y in range(n):
+                if not (deps[j] >> y & 1) or dlo[y] == dhi[y]:
                     continue
-                if lo > tol or hi < -tol:
+                al = 0.0
+                ah = 0.0
+                bl = 0.0
+                bh = 0.0
+                for k in range(nterms[j]):
+                    a, b = _term(clo[j, k], chi[j, k], mono[j, k], dlo, dhi, y)
+                    if mono[j, k] >> y & 1:
+                        al += a
+                        ah += b
+                    else:
+                        bl += a
+                        bh += b
+                if al <= 0.0 <= ah or not (np.isfinite(al) and np.isfinite(ah)
+                                           and np.isfinite(bl) and np.isfinite(bh)):
+                    continue
+                qlo = _min4(-bl / al, -bl / ah, -bh / al, -bh / ah)
+                qhi = _max4(-bl / al, -bl / ah, -bh / al, -bh / ah)
+                a = qlo - tol0
+                if not (a > dlo[y]):
+                    a = dlo[y]
+                b = qhi + tol0
+                if not (b < dhi[y]):
+                    b = dhi[y]
+                if a > b:
                     return False
-                for y in range(n):
-                    if not (self.deps[j] >> y & 1) or dom[y][0] == dom[y][1]:
-                        continue
-                    new = self._narrow(coeffs[j], dom, y)
-                    if new is None:
-                        continue
-                    a, b = max(dom[y][0], new[0] - TOL), min(dom[y][1], new[1] + TOL)
-                    if a > b:
-                        return False
-                    if a > dom[y][0] + 1e-12 or b < dom[y][1] - 1e-12:
-                        dom[y] = (a, b)
-                        changed = True
-            if not changed:
-                return True
-        return True
-
-    @staticmethod
-    def _term(c: tuple[float, float], m: int, dom: list, skip: int = -1) -> tuple[float, float]:
-        lo = hi = 1.0
-        i = 0
-        while m:
-            if m & 1 and i != skip:
-                lo *= dom[i][0]
-                hi *= dom[i][1]
-            m >>= 1
-            i += 1
-        return _mul(c, (lo, hi))
-
-    def _range(self, coeffs: dict, dom: list) -> tuple[float, float]:
-        lo = hi = 0.0
-        for m, c in coeffs.items():
-            a, b = self._term(c, m, dom)
-            lo += a
-            hi += b
-        return lo, hi
-
-    def _narrow(self, coeffs: dict, dom: list, y: int) -> tuple[float, float] | None:
-        al = ah = bl = bh = 0.0
-        for m, c in coeffs.items():
-            a, b = self._term(c, m, dom, skip=y)
-            if m >> y & 1:
-                al, ah = al + a, ah + b
-            else:
-                bl, bh = bl + a, bh + b
-        if al <= 0.0 <= ah or not all(map(math.isfinite, (al, ah, bl, bh))):
-            return None
-        q = [-bl / al, -bl / ah, -bh / al, -bh / ah]
-        return min(q), max(q)
+                if a > dlo[y] + 1e-12 or b < dhi[y] - 1e-12:
+                    dlo[y] = a
+                    dhi[y] = b
+                    changed = True
+        if not changed:
+            return True
+    return True

@@ -45,7 +45,8 @@ from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symb
 from solvers.symbolic.fullaxis import exceptional as ex
 from solvers.symbolic.fullaxis import groebner
 from solvers.symbolic.fullaxis.forked import forked_map
-from solvers.symbolic.fullaxis.sweep import Sweep, at_pot, generic_family
+from solvers.symbolic.fullaxis.atpot import at_pot
+from solvers.symbolic.fullaxis.sweep import Sweep, generic_family
 from solvers.symbolic.reduce import family_contains, reduce_families
 from solvers.symbolic.supports.solve import SupportTimeout, blocks, deadline, solve_support
 

@@ -38,6 +38,8 @@ FALLBACK: list = []  # positive-dimensional blocks handed back to the triangular
 POSDIM_SECONDS = 30.0
 TRIANGULAR_SECONDS = 120.0
 DIGITS = 50
+PROOF_BOXES = 2000  # the box proof's budget before a positive-dimensional decomposition
+PROOF_SECONDS = 5.0
 
 
 def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | None
@@ -59,6 +61,11 @@ def solve_block(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol | 
         # (kuhn3-full-simplified at P = 5: eight blocks the decomposition gave up on after
         # 150 s each are empty there, shown by one contraction)
         if boxprune.empty(eqs, xs) or boxprune.empty(G.exprs, xs):
+            return []
+        # before the decomposition (up to 30 s on one block: P = 5 has one of 8 unknowns
+        # whose 16 components all lie outside the box) a larger proof budget, which costs
+        # at most about a second where no proof exists
+        if boxprune.empty(eqs, xs, boxes=PROOF_BOXES, seconds=PROOF_SECONDS):
             return []
         sols = _positive(eqs, xs)
     elif not G.is_zero_dimensional:

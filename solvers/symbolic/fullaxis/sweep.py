@@ -1,11 +1,12 @@
 """All equilibria of a game with a pot ``P`` over an interval of P, from complete exact
 enumerations at rational pots.
 
-1. At a rational pot ``v`` every equilibrium is found (:func:`pot_families`): the compiled
-   case walk (:mod:`solvers.symbolic.casesearch.walk`) with ``P = v`` leaves a few hundred
-   supports; each is solved exactly, block by block, by lex Groebner bases over QQ
-   (:mod:`.groebner`; the triangular solver's non-linear fallback took up to 260 s on one
-   leaf of kuhn3-full-simplified, the basis takes milliseconds).
+1. At a rational pot ``v`` every equilibrium is found (:func:`.atpot.pot_families`): the
+   compiled case walk with ``P = v`` leaves a few hundred supports; each is solved exactly,
+   block by block, by Groebner bases over QQ (:mod:`.groebner`).  With ``workers`` the pots
+   of a round are walked in forked processes and their leaves shared among them in chunks
+   (:func:`.atpot.enumerate_pots`), and the new supports of a round are solved with ``P``
+   symbolic there too.
 2. Each support found is solved again with ``P`` symbolic (Groebner bases over QQ(P)):
    its generic family, in closed form in ``P`` and free parameters.
 3. The generic families go to :func:`solvers.symbolic.piecewise.equilibrium_pieces`: the P
@@ -42,90 +43,14 @@ import sympy as sp
 from games import Game
 
 from solvers.symbolic import psplit
-from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
-from solvers.symbolic.fullaxis import boxprune, groebner, posdim, radical
+from solvers.symbolic.fullaxis import atpot, groebner, radical
+from solvers.symbolic.fullaxis.atpot import pot_families
+from solvers.symbolic.fullaxis import forked
 from solvers.symbolic.fullaxis.forked import forked_map
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.piecewise import Piece, equilibrium_pieces
 from solvers.symbolic.supports.solve import solve_support
-
-
-def at_pot(conds: Sequence[Condition], p: sp.Symbol, v: sp.Expr) -> tuple[Condition, ...]:
-    """The conditions with ``P = v`` substituted."""
-    return tuple(Condition(c.name, c.player, c.symbol, sp.expand(c.gradient.xreplace({p: v})))
-                 for c in conds)
-
-
-def pot_families(game: Game, conds: Sequence[Condition], v: sp.Expr,
-                 fixed: Mapping[str, Any], unhandled: list | None = None,
-                 undecided: list | None = None) -> list[Family]:
-    """Every equilibrium family at the exact pot ``v`` (complete: every leaf of the case
-    walk solved exactly), each with its case string (the support).  Components of
-    positive-dimensional blocks that :mod:`.posdim` could not solve, and families whose
-    feasibility is undecided, are appended to ``unhandled`` as ``(case, reason)`` (complete
-    when it stays empty); the undecided families are returned too (their supports are
-    candidates) and also appended to ``undecided``."""
-    p = pot_symbol(game)
-    cv = at_pot(conds, p, v)
-    names = [n.name for n in game.named]
-    out = []
-    unhandled = [] if unhandled is None else unhandled
-    memo: dict = {}
-    for _, case in walk.case_leaves(cv, None, {}):
-        n0 = len(posdim.UNHANDLED)
-        for fam in solve_support(cv, case, fixed, names,
-                                 solver=lambda e, x: block_once(memo, e, x)):
-            ok = feasible_family(fam)
-            if ok is None:
-                unhandled.append((case, "feasibility of a family not affine in "
-                                  f"{len(fam.free)} free parameters undecided"))
-                if undecided is not None:
-                    undecided.append(fam)
-            if ok or ok is None:
-                out.append(fam)
-        unhandled += [(case, why) for _, why in posdim.UNHANDLED[n0:]]
-    return out
-
-
-def block_once(memo: dict, eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol]) -> list[dict]:
-    """:func:`.groebner.solve_block` at a numeric pot, each distinct block solved once per
-    ``memo`` (the leaves of one pot share most of their blocks: kuhn3-full-simplified at
-    P = 5 has 1,308 block solves in 1,036 leaves); what a solve leaves in
-    ``posdim.UNHANDLED`` is repeated on every later use, so each leaf still reports it."""
-    key = (tuple(sorted(str(e) for e in eqs)), tuple(x.name for x in xs))
-    if key not in memo:
-        n0 = len(posdim.UNHANDLED)
-        sols = solve_block(eqs, xs, None)
-        memo[key] = (sols, list(posdim.UNHANDLED[n0:]))
-    else:
-        posdim.UNHANDLED.extend(memo[key][1])
-    return [dict(s) for s in memo[key][0]]
-
-
-def feasible_family(fam: Family) -> bool | None:
-    """Exact feasibility of a family's constraints at a numeric pot: Fourier-Motzkin when
-    they are affine in the free parameters, exact univariate root isolation for one free
-    parameter, an exact grid witness otherwise, else an exact interval proof that the
-    constraints miss the box (:mod:`.boxprune`; None: neither, undecided).  First, for
-    each free parameter, the constraints in it alone (exact, univariate): if they exclude
-    every value the family is empty (kuhn3-third at P = 5: o_K = (5 b_J - 2)/(7 b_J) >= 0
-    with b_J <= 1/3)."""
-    xs = fam.free_symbols()
-    if not xs:
-        return True
-    for x in xs:
-        own = [(e, st) for e, st in fam.constraints if sp.sympify(e).free_symbols == {x}]
-        if own and not psplit.feasible(own, [x]):
-            return False
-    if len(xs) > 1:
-        try:
-            psplit.eliminate(fam.constraints, xs)
-        except ValueError:
-            if psplit.witness(fam.constraints, xs) is not None:
-                return True
-            return False if boxprune.infeasible(fam.constraints, xs) else None
-    return psplit.feasible(fam.constraints, xs)
 
 
 def generic_family(game: Game, conds: Sequence[Condition], case: str,
@@ -191,19 +116,14 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     found: dict[str, list[Family]] = {}  # pot -> its families, enumerated in this run
 
     def enumerate_all(vs: Sequence[sp.Expr]) -> None:
-        global _POT_JOB
         vs = [v for v in dict.fromkeys(vs) if str(v) not in done]
-        _POT_JOB = (game, conds, fixed)
-        try:
-            for v, (fams, cases, un) in zip(vs, forked_map(_pot_job, vs, workers)):
-                found[str(v)] = fams
-                done[str(v)] = cases
-                if un:
-                    undecided[str(v)] = un
-                if progress:
-                    progress(str(v))
-        finally:
-            _POT_JOB = None
+        for v, (fams, cases, un) in zip(vs, _enumerate(game, conds, fixed, vs, workers)):
+            found[str(v)] = fams
+            done[str(v)] = cases
+            if un:
+                undecided[str(v)] = un
+            if progress:
+                progress(str(v))
 
     supports: dict[str, list[Family]] = {}
     # a resumed run takes every pot enumerated before (else the supports found at earlier
@@ -215,13 +135,13 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     for _ in range(rounds):
         new = False
         enumerate_all(todo)
+        cases = []
         for v in todo:
-            key = str(v)
-            seen.add(key)
-            for case in done[key]:
-                if case not in supports:
-                    supports[case] = generic_family(game, conds, case, fixed)
-                    new = True
+            seen.add(str(v))
+            cases += [c for c in done[str(v)] if c not in supports and c not in cases]
+        for case, fams in zip(cases, _generic(game, conds, cases, fixed, workers)):
+            supports[case] = fams
+            new = True
         if not new and pieces:
             break
         gen = [f for fs in supports.values() for f in fs]
@@ -246,19 +166,47 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
                  {k: [list(u) for u in v] for k, v in undecided.items()})
 
 
-_POT_JOB = None  # (game, conds, fixed) of the sweep running (set around forked_map)
+def _enumerate(game: Game, conds: Sequence[Condition], fixed: Mapping[str, Any],
+               vs: Sequence[sp.Expr], workers: int):
+    """:func:`.atpot.summary` of each pot of ``vs``, in order: here one by one, or shared
+    among ``workers`` forked processes leaf by leaf (:func:`.atpot.enumerate_pots`)."""
+    if workers > 1 and len(vs) and forked.can_fork():
+        yield from atpot.enumerate_pots(game, conds, fixed, vs, workers)
+        return
+    for v in vs:
+        un: list = []
+        odd: list = []
+        fams = pot_families(game, conds, v, fixed, un, odd)
+        yield atpot.summary(fams, [i for i, f in enumerate(fams) if any(f is g for g in odd)], un)
 
 
-def _pot_job(v: sp.Expr) -> tuple[list[Family], list[str], list]:
-    """One pot of a sweep: the families found there (those of undecided feasibility left
-    out: candidates, not equilibria), every support (those included) and what stayed
-    undecided."""
-    game, conds, fixed = _POT_JOB
-    un: list = []
-    odd: list = []
-    fams = pot_families(game, conds, v, fixed, un, odd)
-    return ([f for f in fams if not any(f is g for g in odd)], sorted({f.cases for f in fams}),
-            sorted({(c, why) for c, why in un}))
+def _generic(game: Game, conds: Sequence[Condition], cases: Sequence[str],
+             fixed: Mapping[str, Any], workers: int):
+    """:func:`generic_family` of each support, in order (shared among ``workers`` forked
+    processes; the forms computed there come back as they are)."""
+    global _GENERIC_JOB
+    if workers < 2 or len(cases) < 2 or not forked.can_fork():
+        yield from (generic_family(game, conds, c, fixed) for c in cases)
+        return
+    import pickle
+
+    _GENERIC_JOB = (game, conds, fixed)
+    try:
+        for blob in forked_map(_generic_pickled, cases, workers):
+            with sp.evaluate(False):
+                yield pickle.loads(blob)
+    finally:
+        _GENERIC_JOB = None
+
+
+_GENERIC_JOB = None  # (game, conds, fixed) of _generic, for its forks
+
+
+def _generic_pickled(case: str) -> bytes:
+    import pickle
+
+    game, conds, fixed = _GENERIC_JOB
+    return pickle.dumps(generic_family(game, conds, case, fixed))
 
 
 def unresolved(pieces: Sequence[Piece], supports: Mapping[str, list], done: Mapping) -> dict:
