@@ -22,6 +22,7 @@ from games import Game, GameError
 
 from solvers.symbolic import float_filter, psplit
 from solvers.symbolic.fullaxis import critical as fullaxis_critical, radical
+from solvers.symbolic.fullaxis.forked import forked_results
 from solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
                                           pot_symbol)
 from solvers.symbolic.payoffs import symbolic_payoffs
@@ -297,13 +298,10 @@ def _map_pieces(pcs: list) -> list:
     the same wherever it is computed).  Serial where fork is unavailable or fails."""
     keys = [_piece_key(pc) for pc in pcs]
     todo = list({k: (pc, k) for pc, k in zip(pcs, keys) if k not in _PIECES}.values())
-    for (_, k), (_, sols) in zip(todo, _map_new(todo)):
+    for (_, k), (_, sols) in zip(todo, forked_results(_piece, todo,
+                                                      min_items=PARALLEL_MIN_PIECES)):
         _PIECES[k] = sols
     return [(pc, _PIECES[k]) for pc, k in zip(pcs, keys)]
-
-
-def _map_new(items: list) -> list:
-    return fullaxis_critical.forked_results(_piece, items, min_items=PARALLEL_MIN_PIECES)
 
 
 def _at(sols: Sequence[Solution], p: sp.Symbol, v: sp.Expr, game: Game | None) -> set:

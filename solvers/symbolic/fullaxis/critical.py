@@ -5,7 +5,7 @@ between them (:func:`refine`), a root kept only where it can change a family's s
 
 Each family's roots and each (family, sign pattern) elimination are computed once per
 process and kept: a whole-axis sweep (:mod:`.sweep`) asks again every round with mostly the
-same families.  What is new is computed in forked processes (:func:`forked_results`).
+same families.  What is new is computed in forked processes (:func:`.forked.forked_results`).
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ import sympy as sp
 
 from solvers.symbolic import float_filter, psplit
 from solvers.symbolic.enumeration import Family
+from solvers.symbolic.fullaxis.forked import forked_results
 
 
 def _constraint_polys(fam: Family, p: sp.Symbol) -> list[sp.Expr]:
@@ -106,12 +107,8 @@ def refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
                     todo[mk] = (fam, pc.sample)
                 keys.append(mk)
             per_piece.append((pc, keys))
-        global _REFINE_JOB
-        _REFINE_JOB = p
-        try:
-            memo.update(zip(todo, forked_results(_bound_roots, list(todo.values()), True)))
-        finally:
-            _REFINE_JOB = None
+        memo.update(zip(todo, forked_results(_bound_roots, [(f, s, p) for f, s in todo.values()],
+                                             evaluate=True)))
         for pc, keys in per_piece:
             lo, hi = float(sp.N(pc.low, 20)), float(sp.N(pc.high, 20)) if pc.high is not sp.oo else float("inf")
             for mk in keys:
@@ -130,14 +127,10 @@ def refine(gen: list[Family], p: sp.Symbol, points: set) -> list[sp.Expr]:
     return _REFINED[key]
 
 
-_REFINE_JOB = None  # the pot symbol of the _refine running (for its forks)
-
-
 def _bound_roots(item: tuple) -> list:
     """The roots of the Fourier-Motzkin bound differences of a family with the signs of
-    its coefficients at the sample ``s`` (``item``: family, sample)."""
-    fam, s = item
-    p = _REFINE_JOB
+    its coefficients at the sample ``s`` (``item``: family, sample, pot symbol)."""
+    fam, s, p = item
     derived: list = []
     try:
         psplit.eliminate(fam.constraints, fam.free_symbols(), lambda c: _fast_sign(c, p, s),
@@ -146,43 +139,6 @@ def _bound_roots(item: tuple) -> list:
         derived = []
     ds = {d for d in derived if not (d.free_symbols - {p}) and p in d.free_symbols}
     return [r for d in ds for r in _roots(d, p)]
-
-
-def forked_results(fn, items: list, evaluate: bool = False, min_items: int = 3) -> list:
-    """``fn`` of every item, in order, shared among forked processes where there are
-    several (:func:`.fullaxis.forked.forked_map`); the results are sent back pickled and
-    loaded without evaluation, so they are the expressions computed there, as they would
-    be computed here (sympy's constructors would otherwise re-canonicalise them:
-    -(b_J + b_Q)/8 comes back as -b_J/8 - b_Q/8).  ``evaluate``: loaded with evaluation
-    (roots: CRootOf cannot be built unevaluated; canonical values come back unchanged)."""
-    import os
-    import pickle
-
-    from solvers.symbolic.fullaxis.forked import can_fork, forked_map
-
-    n = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
-            (os.cpu_count() or 1), 4)
-    if n < 2 or len(items) < min_items or not can_fork():
-        return [fn(it) for it in items]
-    global _FORKED_FN
-    _FORKED_FN = fn
-    try:
-        blobs = list(forked_map(_pickled_call, items, n))
-    except (OSError, RuntimeError):  # no processes to be had here: the same work, serially
-        return [fn(it) for it in items]
-    finally:
-        _FORKED_FN = None
-    with sp.evaluate(evaluate):
-        return [pickle.loads(b) for b in blobs]
-
-
-_FORKED_FN = None
-
-
-def _pickled_call(item) -> bytes:
-    import pickle
-
-    return pickle.dumps(_FORKED_FN(item))
 
 
 # Caches kept across calls of one process (a whole-axis sweep calls equilibrium_pieces once
@@ -204,14 +160,8 @@ def critical_roots(gen: Sequence[Family], p: sp.Symbol) -> set:
     """The positive roots of every family's constraint polynomials (:func:`_constraint_polys`)
     that can change its status (:func:`_relevant`); the families not seen before are
     worked on in forked processes."""
-    global _REFINE_JOB
-    missing = [f for f in dict.fromkeys(gen) if (f, p) not in _FAM_ROOTS]
-    _REFINE_JOB = p
-    try:
-        _FAM_ROOTS.update(((f, p), rs) for f, rs in
-                          zip(missing, forked_results(_own_roots, missing, True)))
-    finally:
-        _REFINE_JOB = None
+    missing = [(f, p) for f in dict.fromkeys(gen) if (f, p) not in _FAM_ROOTS]
+    _FAM_ROOTS.update(zip(missing, forked_results(_own_roots, missing, evaluate=True)))
     return {r for fam in gen for r in _fam_roots(fam, p) if _relevant(fam, p, r)}
 
 
@@ -222,8 +172,8 @@ def _fam_roots(fam: Family, p: sp.Symbol) -> list[sp.Expr]:
     return _FAM_ROOTS[fam, p]
 
 
-def _own_roots(fam: Family) -> list[sp.Expr]:
-    return _fam_roots(fam, _REFINE_JOB)
+def _own_roots(item: tuple) -> list[sp.Expr]:
+    return _fam_roots(*item)
 
 
 def clear() -> None:

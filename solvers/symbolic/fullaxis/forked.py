@@ -33,3 +33,42 @@ def can_fork() -> bool:
     :func:`solvers.symbolic.piecewise._map_pieces`)."""
     return ("fork" in mp.get_all_start_methods() and not mp.current_process().daemon
             and threading.active_count() == 1)
+
+
+def forked_results(fn, items: list, evaluate: bool = False, min_items: int = 3,
+                   workers: int | None = None) -> list:
+    """``fn`` of every item, in order, shared among ``workers`` forked processes (default:
+    one per CPU, at most 4) where there are at least ``min_items`` (:func:`forked_map`)
+    and sympy expressions come back; the results are sent back pickled and
+    loaded without evaluation, so they are the expressions computed there, as they would
+    be computed here (sympy's constructors would otherwise re-canonicalise them:
+    -(b_J + b_Q)/8 comes back as -b_J/8 - b_Q/8).  ``evaluate``: loaded with evaluation
+    (roots: CRootOf cannot be built unevaluated; canonical values come back unchanged)."""
+    import os
+    import pickle
+
+    import sympy as sp
+
+    n = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                       else (os.cpu_count() or 1), 4)
+    if n < 2 or len(items) < min_items or not can_fork():
+        return [fn(it) for it in items]
+    global _FORKED_FN
+    _FORKED_FN = fn
+    try:
+        blobs = list(forked_map(_pickled_call, items, n))
+    except (OSError, RuntimeError):  # no processes to be had here: the same work, serially
+        return [fn(it) for it in items]
+    finally:
+        _FORKED_FN = None
+    with sp.evaluate(evaluate):
+        return [pickle.loads(b) for b in blobs]
+
+
+_FORKED_FN = None
+
+
+def _pickled_call(item) -> bytes:
+    import pickle
+
+    return pickle.dumps(_FORKED_FN(item))

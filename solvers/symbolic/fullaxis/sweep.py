@@ -47,7 +47,7 @@ from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symb
 from solvers.symbolic.fullaxis import atpot, groebner, radical
 from solvers.symbolic.fullaxis.atpot import pot_families
 from solvers.symbolic.fullaxis import forked
-from solvers.symbolic.fullaxis.forked import forked_map
+from solvers.symbolic.fullaxis.forked import forked_results
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.piecewise import Piece, equilibrium_pieces
 from solvers.symbolic.supports.solve import solve_support
@@ -181,20 +181,15 @@ def _enumerate(game: Game, conds: Sequence[Condition], fixed: Mapping[str, Any],
 
 
 def _generic(game: Game, conds: Sequence[Condition], cases: Sequence[str],
-             fixed: Mapping[str, Any], workers: int):
+             fixed: Mapping[str, Any], workers: int) -> list:
     """:func:`generic_family` of each support, in order (shared among ``workers`` forked
     processes; the forms computed there come back as they are)."""
     global _GENERIC_JOB
-    if workers < 2 or len(cases) < 2 or not forked.can_fork():
-        yield from (generic_family(game, conds, c, fixed) for c in cases)
-        return
-    import pickle
-
+    if workers < 2:
+        return [generic_family(game, conds, c, fixed) for c in cases]
     _GENERIC_JOB = (game, conds, fixed)
     try:
-        for blob in forked_map(_generic_pickled, cases, workers):
-            with sp.evaluate(False):
-                yield pickle.loads(blob)
+        return forked_results(_generic_one, list(cases), min_items=2, workers=workers)
     finally:
         _GENERIC_JOB = None
 
@@ -202,11 +197,8 @@ def _generic(game: Game, conds: Sequence[Condition], cases: Sequence[str],
 _GENERIC_JOB = None  # (game, conds, fixed) of _generic, for its forks
 
 
-def _generic_pickled(case: str) -> bytes:
-    import pickle
-
-    game, conds, fixed = _GENERIC_JOB
-    return pickle.dumps(generic_family(game, conds, case, fixed))
+def _generic_one(case: str) -> list:
+    return generic_family(*_GENERIC_JOB[:2], case, _GENERIC_JOB[2])
 
 
 def unresolved(pieces: Sequence[Piece], supports: Mapping[str, list], done: Mapping) -> dict:
