@@ -108,3 +108,25 @@ def test_bad_input():
         iterated_dominance(get_game("skp"), mode="very")
     with pytest.raises(GameError, match="no pot"):
         iterated_dominance(get_game("kuhn"), 3)
+
+
+def test_strict_needs_every_reached_vertex_with_float_chance_weights():
+    """Builder games carry card-removal weights as floats (3/95 ...); the reach of an
+    information set is computed with them as exact rationals.  In 2P-SMH, folding 34 to a bet
+    gains g = 8 (13 x1_23_0_f + 13 x1_24_0_f + 4 x1_25_0_f + 3 x1_34_0_f) / 4845 >= 0 once
+    round 1 is done: calling is weakly dominated, but not strictly, since at the vertex where
+    player 1 never folds g = 0 while player 2's set is reached (player 1 always bets).  (The
+    reach used to be truncated to integers, every vertex looked unreached and the call was
+    reported strictly dominated.)"""
+    from games.catalog.registry import make_game
+
+    g = make_game("mercer-smh(players=2)")
+    weak = {e.name: e for e in iterated_dominance(g).eliminations}
+    assert weak["x2_34_b_f"].value == 1 and weak["x2_34_b_f"].reason.endswith("weakly dominated")
+    syms = param_symbols(g)
+    at = {syms[e.name]: e.value for e in weak.values() if e.round < weak["x2_34_b_f"].round}
+    E = symbolic_payoffs(g)[g.owner("x2_34_b_f")]
+    gain = sp.expand(sp.diff(E, syms["x2_34_b_f"]).xreplace(at))
+    a, b, c, d = (syms[f"x1_{h}_0_f"] for h in ("23", "24", "25", "34"))
+    assert gain == sp.Rational(8, 4845) * (13 * a + 13 * b + 4 * c + 3 * d)
+    assert "x2_34_b_f" in iterated_dominance(g, mode="strict").free

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from sympy.polys.domains import QQ
+from sympy.polys.rings import PolyElement, PolyRing
 
 from games import Game, GameError
 from games.exact_values import domain_interval, exact_number
@@ -92,38 +94,41 @@ def _pot_range(game: Game, pot: Any) -> tuple[dict, sp.Set | None]:
     return {"P": value}, None
 
 
-def _table(expr: sp.Expr, gens: list[sp.Symbol], psym: sp.Symbol | None,
+def _table(poly: PolyElement, used: list[int], pi: int | None,
            deg: int) -> tuple[np.ndarray, np.ndarray]:
-    """(monomial exponents, integer coefficient rows in P up to a positive factor)."""
-    terms = sp.Poly(expr, *gens).terms() if gens else [((), expr)]
-    coeffs = [sp.Poly(c, psym).all_coeffs() if psym is not None else [c] for _, c in terms]
-    fr = [[Fraction(int(sp.numer(a)), int(sp.denom(a))) for a in [0] * (deg - len(c)) + list(c)]
-          for c in coeffs]
-    den = lcm(*[f.denominator for row in fr for f in row])
-    ints = [[int(f * den) for f in row] for row in fr]
+    """(exponents of the ``used`` generators per monomial, integer coefficient rows in P,
+    highest degree first, up to a positive factor) of a ring element."""
+    rows: dict[tuple[int, ...], list] = {}
+    for mono, c in poly.terms():
+        row = rows.setdefault(tuple(mono[i] for i in used), [0] * deg)
+        row[deg - 1 - (mono[pi] if pi is not None else 0)] = Fraction(int(c.numerator),
+                                                                      int(c.denominator))
+    den = lcm(*[f.denominator for row in rows.values() for f in row if f])
+    ints = [[int(f * den) for f in row] for row in rows.values()]
     big = sum(abs(a) for row in ints for a in row) >= 2**62  # exact Python ints then
     C = np.array(ints, dtype=object if big else np.int64).reshape(-1, deg)
-    return np.array([m for m, _ in terms], dtype=np.int64).reshape(len(terms), len(gens)), C
+    return np.array(list(rows), dtype=np.int64).reshape(len(rows), len(used)), C
 
 
-def _vertex_values(exprs: list[sp.Expr], syms: list[sp.Symbol],
-                   psym: sp.Symbol | None) -> list[np.ndarray]:
-    """Per expression, the polynomial in P (integer coefficients, highest degree first, up to
-    a common positive factor) it takes at each vertex of the box of ``syms``; only distinct
-    vertex tuples are kept, in the same order for every expression."""
-    gens = [s for s in syms if any(e.has(s) for e in exprs)]
-    if len(gens) > MAX_VERTEX_PARAMS:
-        raise GameError(f"{len(gens)} parameters in one gain: more than {MAX_VERTEX_PARAMS}, "
+def _vertex_values(polys: list[PolyElement], free: list[int],
+                   pi: int | None) -> list[np.ndarray]:
+    """Per ring element, the polynomial in P (integer coefficients, highest degree first, up
+    to a common positive factor) it takes at each vertex of the box of the generators
+    ``free`` (indices; ``pi``: the index of P or None); only distinct vertex tuples are kept,
+    in the same order for every element."""
+    used = [i for i in free if any(q.degree(i) > 0 for q in polys)]
+    if len(used) > MAX_VERTEX_PARAMS:
+        raise GameError(f"{len(used)} parameters in one gain: more than {MAX_VERTEX_PARAMS}, "
                         "too many vertices for the dominance check")
-    deg = 1 + max((sp.degree(e, psym) if psym is not None else 0) for e in exprs)
-    bits = (np.arange(2 ** len(gens))[:, None] >> np.arange(len(gens))[None, :]) & 1
+    deg = 1 + max((max(q.degree(pi), 0) if pi is not None else 0) for q in polys)
+    bits = (np.arange(2 ** len(used))[:, None] >> np.arange(len(used))[None, :]) & 1
     vals = []
-    for e in exprs:
-        mono, C = _table(e, gens, psym, deg)
+    for q in polys:
+        mono, C = _table(q, used, pi, deg)
         hit = (bits @ mono.T) == mono.sum(axis=1)[None, :]
         vals.append(hit.astype(np.int64) @ C)
     both = np.unique(np.hstack(vals), axis=0)
-    return [both[:, i * deg:(i + 1) * deg] for i in range(len(exprs))]
+    return [both[:, i * deg:(i + 1) * deg] for i in range(len(polys))]
 
 
 def _signs(rows: np.ndarray, pot_range: sp.Set | None, psym: sp.Symbol | None) -> set[int]:
@@ -153,21 +158,27 @@ def _signs(rows: np.ndarray, pot_range: sp.Set | None, psym: sp.Symbol | None) -
     return out
 
 
-def _reach(game: Game) -> dict[int, sp.Expr]:
-    """Reach probability of each decision information set (chance and every action to it)."""
-    probs = symbolic_strategy(game)
-    reach: list[Any] = [sp.Integer(1)] * game.n_nodes
-    out: dict[int, sp.Expr] = {}
+def _reach(game: Game, R: PolyRing | None = None) -> dict[int, Any]:
+    """Reach probability of each decision information set (chance and every action to it),
+    in the ring ``R`` of the parameters (None: as expanded sympy expressions)."""
+    if R is None:
+        ring = PolyRing(list(param_symbols(game).values()), QQ)
+        return {I: r.as_expr() for I, r in _reach(game, ring).items()}
+    probs = [[R.from_expr(e) for e in row] for row in symbolic_strategy(game)]
+    reach: list[Any] = [R.one] * game.n_nodes
+    out: dict[int, PolyElement] = {}
     for n in range(game.n_nodes):
         p = int(game.parent[n])
         if p >= 0:
-            step = sp.sympify(game.edge_prob[n]) if game.kind[p] != DECISION else \
-                probs[int(game.infoset[p])][int(game.edge[n])]
+            w = game.edge_prob[n]
+            step = probs[int(game.infoset[p])][int(game.edge[n])] if game.kind[p] == DECISION \
+                else R.from_expr(exact_number(w) if isinstance(w, (float, np.floating))
+                                 else sp.sympify(w))
             reach[n] = reach[p] * step
         if game.kind[n] == DECISION:
             I = int(game.infoset[n])
-            out[I] = out.get(I, sp.Integer(0)) + reach[n]
-    return {I: sp.expand(r) for I, r in out.items()}
+            out[I] = out.get(I, R.zero) + reach[n]
+    return out
 
 
 def _dominated(g_rows: np.ndarray, r_rows: np.ndarray, strict_mode: bool,
@@ -208,25 +219,31 @@ def iterated_dominance(game: Game, pot: Any = None, mode: str = "weak",
     psym = next((s for s in game.params if s.name == "P"), None) if pot_range is not None else None
     syms = param_symbols(game)
     two = [p for p in game.named if len(game.infosets[game.infoset_index(p.infoset)].actions) == 2]
-    E = symbolic_payoffs(game, subs)
-    reach = _reach(game)
+    # sparse polynomials over QQ: derivatives and substitutions many times faster than on
+    # sympy expressions (P the last generator when it is kept symbolic)
+    R = PolyRing([syms[p.name] for p in game.named] + ([psym] if psym is not None else []), QQ)
+    idx = {p.name: i for i, p in enumerate(game.named)}
+    pi = len(game.named) if psym is not None else None
+    E = [R.from_expr(e) for e in symbolic_payoffs(game, subs)]
+    reach = _reach(game, R)
     fixed: dict[str, int] = {}
     elims: list[Elimination] = []
     unreached: list[str] = []
     for rnd in range(1, max_rounds + 1):
-        at = {syms[k]: v for k, v in fixed.items()}
-        free_syms = [syms[p.name] for p in game.named if p.name not in fixed]
+        at = [(idx[k], v) for k, v in fixed.items()]
+        free = [idx[p.name] for p in game.named if p.name not in fixed]
         new: list[Elimination] = []
         for p in two:
             if p.name in fixed or p.name in unreached:
                 continue
-            x = syms[p.name]
-            g = sp.expand(sp.diff(E[game.owner(p.name)], x).subs(at))
-            r = sp.expand(reach[game.infoset_index(p.infoset)].subs(at))
-            if r == 0:
+            g = E[game.owner(p.name)].diff(R.gens[idx[p.name]])
+            r = reach[game.infoset_index(p.infoset)]
+            if at:
+                g, r = g.subs(at), r.subs(at)
+            if not r:
                 unreached.append(p.name)
                 continue
-            g_rows, r_rows = _vertex_values([g, r], free_syms, psym)
+            g_rows, r_rows = _vertex_values([g, r], free, pi)
             value, reason = _dominated(g_rows, r_rows, mode == "strict", pot_range, psym)
             if value is not None:
                 acts = game.infosets[game.infoset_index(p.infoset)].actions

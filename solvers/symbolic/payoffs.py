@@ -11,6 +11,9 @@ from typing import Any, Mapping
 
 import numpy as np
 import sympy as sp
+from sympy.polys.domains import QQ
+from sympy.polys.polyerrors import CoercionFailed
+from sympy.polys.rings import PolyRing
 
 from games import Game, GameError
 from games.exact_values import exact_number
@@ -58,20 +61,50 @@ def _exact(x: Any) -> sp.Expr:
 
 
 def _derive(game: Game) -> tuple[sp.Expr, ...]:
+    """The payoffs in a sparse polynomial ring over QQ (many times faster than expanding
+    sympy expressions), or by expression expansion where a payoff or chance probability is
+    not a polynomial in the game's symbols (e.g. ``1/P``); the same expanded expressions
+    either way (tests/test_payoffs_ring.py)."""
     probs = symbolic_strategy(game)
-    reach: list[Any] = [sp.Integer(1)] * game.n_nodes
+    chance = {n: _exact(game.edge_prob[n]) for n in range(1, game.n_nodes)
+              if game.kind[int(game.parent[n])] == CHANCE}
+    pays = [[_exact(x) for x in u] for u in game.payoffs]
+    gens = sorted(set().union(*(e.free_symbols for row in probs for e in row),
+                              *(x.free_symbols for u in pays for x in u),
+                              *(w.free_symbols for w in chance.values())), key=str)
+    if not gens:
+        return _derive_expr(game, probs, chance, pays)
+    R = PolyRing(gens, QQ)
+    try:
+        conv = R.from_expr
+        probs_r = [[conv(e) for e in row] for row in probs]
+        chance_r = {n: conv(w) for n, w in chance.items()}
+        pays_r = [[conv(x) for x in u] for u in pays]
+    except (ValueError, TypeError, sp.PolynomialError, CoercionFailed):
+        return _derive_expr(game, probs, chance, pays)
+    return tuple(R.add(*t).as_expr() for t in _reach_terms(game, probs_r, chance_r, pays_r,
+                                                             R.one))
+
+
+def _reach_terms(game: Game, probs, chance, pays, one) -> list[list]:
+    """Per player, the terms reach probability times payoff of every terminal, in whatever
+    arithmetic the arguments bring (ring elements or sympy expressions)."""
+    reach: list[Any] = [one] * game.n_nodes
     kind, parent, edge, infoset = game.kind, game.parent, game.edge, game.infoset
     for n in range(1, game.n_nodes):
         p = int(parent[n])
         if kind[p] == CHANCE:
-            w = _exact(game.edge_prob[n])
+            w = chance[n]
         elif kind[p] == DECISION:
             w = probs[int(infoset[p])][int(edge[n])]
         else:  # pragma: no cover - builder forbids it
             raise GameError("terminal with children")
         reach[n] = reach[p] * w
-    totals = []
-    for pl in range(game.n_players):
-        terms = [reach[int(t)] * _exact(u[pl]) for t, u in zip(game.terminal_node, game.payoffs)]
-        totals.append(sp.expand(sp.Add(*terms)))
-    return tuple(totals)
+    return [[reach[int(t)] * u[pl] for t, u in zip(game.terminal_node, pays)]
+            for pl in range(game.n_players)]
+
+
+def _derive_expr(game: Game, probs, chance, pays) -> tuple[sp.Expr, ...]:
+    """The payoffs by sympy expression expansion (any exact payoff expressions)."""
+    terms = _reach_terms(game, probs, chance, pays, sp.Integer(1))
+    return tuple(sp.expand(sp.Add(*t)) for t in terms)
