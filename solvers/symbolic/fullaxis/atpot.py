@@ -13,6 +13,7 @@ depend on the number of workers.
 """
 from __future__ import annotations
 
+import itertools
 import pickle
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -28,7 +29,7 @@ from solvers.symbolic.fullaxis.forked import forked_map
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.supports.solve import solve_support
 
-CHUNK = 32  # leaves per job of enumerate_pots
+CHUNK = 32  # leaves per job of enumerate_pots (about: leaves of one mixed pattern stay together)
 
 
 def at_pot(conds: Sequence[Condition], p: sp.Symbol, v: sp.Expr) -> tuple[Condition, ...]:
@@ -91,7 +92,7 @@ def summary(fams: Sequence[Family], odd: Sequence[int], unhandled: Sequence) -> 
 def enumerate_pots(game: Game, conds: Sequence[Condition], fixed: Mapping[str, Any],
                    vs: Sequence[sp.Expr], workers: int) -> Iterator[tuple]:
     """:func:`summary` of every pot of ``vs``, in order, the pots walked in ``workers``
-    forked processes and then their leaves solved there in chunks of :data:`CHUNK` (each
+    forked processes and then their leaves solved there in chunks (:func:`chunks`; each
     worker keeps one block memo per pot across its chunks)."""
     global _JOB
     p = pot_symbol(game)
@@ -100,23 +101,46 @@ def enumerate_pots(game: Game, conds: Sequence[Condition], fixed: Mapping[str, A
     try:
         leaves = list(forked_map(_walk, range(len(vs)), workers))
         _JOB = (game, conds, fixed, p, vs, leaves)
-        items = [(i, a) for i, cs in enumerate(leaves) for a in range(0, len(cs), CHUNK)]
-        parts: dict[int, list] = {i: [] for i in range(len(vs))}
+        items = [(i, ch) for i, cs in enumerate(leaves) for ch in chunks(cs)]
+        parts: dict[int, dict] = {i: {} for i in range(len(vs))}
         left = {i: sum(1 for j, _ in items if j == i) for i in range(len(vs))}
         nxt = 0
-        for (i, _), blob in zip(items, forked_map(_chunk, items, workers)):
+        for (i, ch), blob in zip(items, forked_map(_chunk, items, workers)):
             with sp.evaluate(False):  # the forms computed there, not re-canonicalised
-                parts[i].append(pickle.loads(blob))
+                parts[i].update(zip(ch, pickle.loads(blob)))
             left[i] -= 1
-            while nxt < len(vs) and left[nxt] == 0:
-                yield _joined(parts.pop(nxt))
+            while nxt < len(vs) and left[nxt] == 0:  # the pot's leaves back in walk order
+                done = parts.pop(nxt)
+                yield _joined([done[k] for k in sorted(done)])
                 nxt += 1
         while nxt < len(vs):  # pots without leaves
-            yield _joined(parts.pop(nxt))
+            yield _joined([])
+            parts.pop(nxt)
             nxt += 1
     finally:
         _JOB = None
         _MEMOS.clear()
+
+
+def chunks(cases: Sequence[str], size: int = CHUNK) -> list[tuple[int, ...]]:
+    """The leaves (indices into ``cases``) in jobs of about ``size``, those with the same
+    mixed pattern (which frequencies are strictly between 0 and 1: case code ``c``) in
+    the same job.  Such leaves differ only in pure actions and share most of their blocks
+    (kuhn3-full-simplified at P = 5: pairs of leaves 33 apart in walk order share blocks of
+    up to 13 s, which jobs of consecutive leaves solved on both workers at once)."""
+    def mixed(k: int) -> str:
+        return "".join("c" if x == "c" else "." for x in cases[k])
+
+    out: list[tuple[int, ...]] = []
+    cur: list[int] = []
+    for _, group in itertools.groupby(sorted(range(len(cases)), key=lambda k: (mixed(k), k)),
+                                      key=mixed):
+        group = list(group)
+        if cur and len(cur) + len(group) > size:
+            out.append(tuple(cur))
+            cur = []
+        cur += group
+    return out + [tuple(cur)] if cur else out
 
 
 _JOB = None  # (game, conds, fixed, p, pots, their leaves) of enumerate_pots, for its forks
@@ -129,14 +153,19 @@ def _walk(i: int) -> list[str]:
 
 
 def _chunk(item: tuple) -> bytes:
+    """Per leaf of the job, (its families, the undecided among them, what stayed
+    unhandled)."""
     game, conds, fixed, p, vs, leaves = _JOB
-    i, a = item
+    i, ch = item
     if i not in _MEMOS:
         _MEMOS[i] = (at_pot(conds, p, vs[i]), {})
     cv, memo = _MEMOS[i]
-    un: list = []
-    fams, odd = solve_leaves(game, cv, leaves[i][a:a + CHUNK], fixed, memo, un)
-    return pickle.dumps((fams, odd, un))
+    out = []
+    for k in ch:
+        un: list = []
+        fams, odd = solve_leaves(game, cv, [leaves[i][k]], fixed, memo, un)
+        out.append((fams, odd, un))
+    return pickle.dumps(out)
 
 
 def _joined(parts: Sequence[tuple]) -> tuple:
