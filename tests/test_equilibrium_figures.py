@@ -2,10 +2,16 @@
 the critical values the enumeration found, and shade exact ranges of free parameters."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
+import pytest
 import sympy as sp
 
-from figures.billingham.equilibria.plots import load_families, value_range
+from figures.billingham.equilibria.plots import (FAMILY_GAMES, RECORDED, family_key,
+                                                 load_families, value_range)
+from solvers.symbolic.family_records import pieces_records
+from solvers.symbolic.piecewise import equilibrium_pieces
 from figures.registry import load
 from games import get_game
 from solvers.symbolic.enumeration import pot_symbol
@@ -15,7 +21,7 @@ PSTAR = "5/2 + sqrt(73)/2"  # Billingham sec. 3: P* = (5 + sqrt 73)/2
 
 def test_skp_figures_render_and_mark_p5_and_pstar(tmp_path):
     for name in ("skp_solutions", "skp_expectations"):
-        res = load(name).main(tmp_path, quick=True)
+        res = load(name).main(tmp_path)  # a full run: enumerated, then cached
         assert all(f.exists() and f.stat().st_size > 10_000 for f in res.files)
         assert res.numbers["critical P"] == ["5", PSTAR]
     # the second figure read the families from the cache written by the first
@@ -50,7 +56,20 @@ def test_kuhn3_third_figures_mark_2_5_and_pstar(tmp_path):
     assert [lab for lab in legend if lab.startswith("P = 2:")] == ["P = 2: 1", "P = 2: 2"]
     assert [lab for lab in legend if lab.startswith("P >= 6.77")] == ["P >= 6.77: 1", "P >= 6.77: 2"]
     res = load("kuhn3_third_expectations").main(tmp_path, quick=True)
-    assert res.numbers["enumeration"] == "cached" and res.files[0].exists()
+    assert res.numbers["enumeration"].startswith("recorded") and res.files[0].exists()
+
+
+@pytest.mark.parametrize("name", FAMILY_GAMES)
+def test_recorded_families_are_a_fresh_enumeration(name, tmp_path):
+    """The records that quick runs read are exactly what the enumeration gives now (and
+    their key is the game's), so a quick figure and a full one draw the same families."""
+    recorded = json.loads((RECORDED / f"{name}_families.json").read_text())
+    game = get_game(name)
+    assert recorded["key"] == family_key(game)
+    assert recorded["families"] == pieces_records(equilibrium_pieces(game))
+    fams, info = load_families(name, tmp_path, quick=True)
+    assert info["enumeration"].startswith("recorded") and len(fams) == len(recorded["families"])
+    assert not (tmp_path / f"{name}_families.json").exists()  # nothing cached: not enumerated
 
 
 def test_range_of_a_dependent_parameter_in_a_continuum():

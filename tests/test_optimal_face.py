@@ -45,3 +45,20 @@ def test_bad_indices(cg):
         optimal_face_range(cg, 99, 0)
     with pytest.raises(GameError, match="action 5 is outside"):
         optimal_face_range(cg, 0, 5)
+
+
+def test_many_cells_at_once_equal_one_at_a_time(cg):
+    """optimal_face_ranges skips an LP where a point of the face already shows 0 or 1; the
+    ranges are those of one LP pair per cell, for every action of every set."""
+    from solvers.sequence.face import optimal_face_ranges
+
+    cells = [(I, a) for I in range(cg.n_infosets) for a in range(int(cg.n_actions[I]))]
+    many = optimal_face_ranges(cg, cells, value=-1 / 18)
+    one = [optimal_face_range(cg, I, a, value=-1 / 18) for I, a in cells]
+    assert [(r.infoset, r.action) for r in many] == cells
+    for m, o in zip(many, one):
+        assert (m.low, m.high) == pytest.approx((o.low, o.high), abs=1e-7)
+    # each action's range and its complement's add up: [l, h] for b, [1 - h, 1 - l] for k
+    for I in range(cg.n_infosets):
+        b, k = many[2 * I], many[2 * I + 1]
+        assert (b.low, b.high) == pytest.approx((1 - k.high, 1 - k.low), abs=1e-7)

@@ -15,6 +15,7 @@ Reads only the committed data (well under 5 s)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -37,31 +38,54 @@ def _curves(rec: dict, n: int = 80) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     interval at its certified point's free values; NaN where a constraint fails."""
     import sympy as sp
 
-    p = sp.Symbol("P", positive=True)
-    free = [sp.Symbol(x, real=True) for x in rec["free"]]
-    local = {"P": p, **{x.name: x for x in free}}
     pt = rec["certified_at"]["point"]
-    th = [float(sp.Rational(pt[x.name])) for x in free]
+    th = [float(sp.Rational(pt[x])) for x in rec["free"]]
     lo, hi = (float(sp.N(sp.sympify(rec["ends"][k]), 15)) for k in ("low", "high"))
     if lo == hi:
         grid = np.array([lo])
     else:
         grid = np.linspace(lo, hi, n)[1:-1]
-    args = [p] + free
-    pay = sp.lambdify(args, [sp.sympify(e, locals=local) for e in rec["payoffs"]], "numpy")
-    frq = sp.lambdify(args, [sp.sympify(rec["strategy"][k], locals=local) for k in FREQUENCIES],
-                      "numpy")
-    cons = [sp.sympify(c, locals=local) for c in rec["constraints"]]
-    cons = [c for c in cons if isinstance(c, sp.Rel)]  # the others are decided (True)
-    ok_f = sp.lambdify(args, [c.lhs - c.rhs if isinstance(c, (sp.Ge, sp.Gt)) else c.rhs - c.lhs
-                              for c in cons] or [sp.Integer(1)], "numpy")
-    e = np.array([np.broadcast_to(np.asarray(pay(g, *th), float), (3,)) for g in grid])
-    f = np.array([np.broadcast_to(np.asarray(frq(g, *th), float), (len(FREQUENCIES),))
-                  for g in grid])
-    ok = np.array([min(np.ravel(ok_f(g, *th))) >= -1e-9 for g in grid])
+    args = ["P", *rec["free"]]
+    pay = _numeric(rec["payoffs"], args)
+    frq = _numeric([rec["strategy"][k] for k in FREQUENCIES], args)
+    cons = [c for c in rec["constraints"] if c != "True"]  # the others are decided
+    if not all(c.endswith(" >= 0") for c in cons):
+        raise ValueError(f"family {rec['family']}: a constraint not of the form 'e >= 0'")
+    ok_f = _numeric([c[:-len(" >= 0")] for c in cons] or ["1"], args)
+    e = _on_grid(pay, grid, th, 3)
+    f = _on_grid(frq, grid, th, len(FREQUENCIES))
+    ok = _on_grid(ok_f, grid, th, max(len(cons), 1)).min(axis=1) >= -1e-9
     e[~ok] = np.nan
     f[~ok] = np.nan
     return grid, e, f
+
+
+_ARITHMETIC = re.compile(r"[0-9A-Za-z_+\-*/(). ]*")
+
+
+def _numeric(exprs: list[str], args: list[str]):
+    """One numpy function of ``args`` returning the values of ``exprs``, sympy-printed
+    rational functions (plain arithmetic in the named symbols): compiled directly, since
+    parsing every string with sympy was most of this figure's time; anything else (a
+    function call, an unknown name) goes through sympy's lambdify."""
+    names = set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", " ".join(exprs)))
+    if names <= set(args) and all(_ARITHMETIC.fullmatch(e) and not re.search(r"\w\s*\(", e)
+                                  for e in exprs):
+        return eval(f"lambda {', '.join(args)}: ({', '.join(exprs)},)", {"__builtins__": {}})
+    import sympy as sp
+
+    syms = [sp.Symbol(a, positive=True) if a == "P" else sp.Symbol(a, real=True) for a in args]
+    local = {s.name: s for s in syms}
+    return sp.lambdify(syms, [sp.sympify(e, locals=local) for e in exprs], "numpy")
+
+
+def _on_grid(fn, grid: np.ndarray, th: list[float], k: int) -> np.ndarray:
+    """The ``k`` values of the lambdified list ``fn`` at every pot of ``grid`` (one vectorised
+    call; entries constant in P broadcast), shape (len(grid), k)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        vals = fn(grid, *th)
+    return np.column_stack([np.broadcast_to(np.asarray(v, float), grid.shape) for v in vals]
+                           ).reshape(len(grid), k)
 
 
 def sp_low(p_set: str) -> float:

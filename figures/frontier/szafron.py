@@ -69,17 +69,31 @@ def profile(c11, b11, b21, b23, b32, c33, c34) -> dict[str, Any]:
     return v
 
 
+def _on_grid(rng, low: Fraction, high: Fraction, den: int) -> Fraction | None:
+    """A uniform point of the grid ``1/den`` in ``[low, high]`` (None when it has none)."""
+    lo, hi = -((-low.numerator * den) // low.denominator), (high.numerator * den) // high.denominator
+    return None if lo > hi else R(int(rng.integers(lo, hi + 1)), den)
+
+
 def sample(rng, n: int, den: int = 48) -> list[tuple]:
-    """``n`` admissible parameter tuples on the grid ``1/den`` (a third in each sub-family)."""
+    """``n`` admissible parameter tuples (a third in each sub-family by ``c11``): ``c11``,
+    ``b11``, ``b21`` on the grid ``1/den`` (the b's quartered, as their domain is [0, 1/4]),
+    then ``b23``, ``b32``, ``c33`` uniform on the grid points of the ranges the first ones
+    leave them (``b23`` on ``1/(16 den)``), ``c34`` on ``1/den``; draws outside the domain
+    are redrawn."""
     out = []
     while len(out) < n:
         sub = len(out) % 3
         c11 = R(0) if sub == 0 else HALF if sub == 1 else R(int(rng.integers(1, den // 2)), den)
-        b11, b21, b23, b32, c33, c34 = (R(int(rng.integers(0, den + 1)), den) for _ in range(6))
-        b11, b21 = b11 / 4, b21 / 4
+        b11, b21 = (R(int(rng.integers(0, den + 1)), 4 * den) for _ in range(2))
         if sub == 2:
             b21 = b11
-        t = (c11, b11, b21, b23 / 16, b32, c33, c34)
-        if admissible(*t):
+        top = HALF + R(3, 4) * (b11 + b21) + max(b11, b21) / 4
+        b23 = _on_grid(rng, R(0), max(R(0), (b11 - b21) / (2 * (1 - b21))), 16 * den)
+        b32 = _on_grid(rng, R(0), min(R(1), top), den)
+        c33 = None if b32 is None else _on_grid(rng, max(R(0), HALF - b32),
+                                                min(R(1), top - b32), den)
+        t = (c11, b11, b21, b23, b32, c33, R(int(rng.integers(0, den + 1)), den))
+        if None not in t and admissible(*t):
             out.append(t)
     return out

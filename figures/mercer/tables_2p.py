@@ -15,7 +15,7 @@ from pathlib import Path
 
 from games import compile_game
 from games.catalog.registry import make_game
-from solvers import expected_payoffs, optimal_face_range, solve_lp
+from solvers import expected_payoffs, optimal_face_range, optimal_face_ranges, solve_lp
 from solvers.learning.paper_fp import paper_fictitious_play
 
 from figures.base import FigureResult
@@ -30,11 +30,9 @@ GAMES = (("mercer-smh(players=2)", VALUE_2P_SMH, ("1",)),
 
 def face_column(g, cg, t, value) -> dict:
     """Cell -> (min, max) percent over the LP's optimal face."""
-    out = {}
-    for k, i in table_cells(g, t).items():
-        f = optimal_face_range(cg, i, 0, value=value)
-        out[k] = (100 * f.low, 100 * f.high)
-    return out
+    cells = table_cells(g, t)
+    faces = optimal_face_ranges(cg, [(i, 0) for i in cells.values()], value=value)
+    return {k: (100 * f.low, 100 * f.high) for k, f in zip(cells, faces)}
 
 
 def always_never(g, cg, value) -> str:

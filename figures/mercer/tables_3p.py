@@ -11,6 +11,7 @@ Output: ``mercer_tables_3p.md``.
 """
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -57,13 +58,22 @@ def solved_profiles(cg, prefix: str, out_dir: Path, heavy: bool, seeds=SEEDS,
 
 
 def describe(cg, runs: dict) -> list[str]:
+    """One line per profile: payoffs, max regret and NashConv (each profile's line computed
+    once per process: Tables 4-6 and Table 8a describe the same 3P-MMH profiles)."""
     out = []
     for k, s in runs.items():
-        reg = regrets(cg, s)
-        u = expected_payoffs(cg, s)
-        out.append(f"- {k}: payoffs ({', '.join(f'{x:+.4f}' for x in u)}), max regret "
-                   f"(the paper's epsilon) {reg.max():.4f}, NashConv (sum) {reg.sum():.4f}")
+        key = (cg.game.name, k, hashlib.sha256(np.ascontiguousarray(s).tobytes()).hexdigest())
+        if key not in _DESCRIBED:
+            reg = regrets(cg, s)
+            u = expected_payoffs(cg, s)
+            _DESCRIBED[key] = (f"- {k}: payoffs ({', '.join(f'{x:+.4f}' for x in u)}), max "
+                               f"regret (the paper's epsilon) {reg.max():.4f}, NashConv (sum) "
+                               f"{reg.sum():.4f}")
+        out.append(_DESCRIBED[key])
     return out
+
+
+_DESCRIBED: dict = {}  # (game, label, profile digest) -> describe's line
 
 
 def columns(g, t, runs: dict) -> dict:

@@ -72,6 +72,16 @@ def groups(names: list[str]) -> list[list[str]]:
     return list(by_pkg.values())
 
 
+# the figure packages that take longest (quick run, 2-core box), longest first
+LONGEST = ("figures.mercer", "figures.frontier", "figures.billingham.play")
+
+
+def _rank(module: str) -> int:
+    """Start-order rank of a figure's group: its package's place in LONGEST, else last."""
+    return next((k for k, pkg in enumerate(LONGEST) if module.startswith(pkg + ".")),
+                len(LONGEST))
+
+
 def _results(todo: list[str], out: Path, args, jobs: int):
     """(name, record) of every figure in ``todo`` as they finish."""
     parts = groups(todo)
@@ -82,8 +92,8 @@ def _results(todo: list[str], out: Path, args, jobs: int):
     import multiprocessing as mp
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    # the equilibria group is by far the longest: start it first (registry order otherwise)
-    parts.sort(key=lambda g: not FIGURES[g[0]].startswith("figures.billingham.equilibria"))
+    # the longest groups start first (registry order otherwise), so that short ones fill in
+    parts.sort(key=lambda g: _rank(FIGURES[g[0]]))
     with ProcessPoolExecutor(min(jobs, len(parts)), mp.get_context("spawn")) as pool:
         pending = {pool.submit(_run_group, g, out, args.seed, args.quick, args.heavy)
                    for g in parts}

@@ -17,6 +17,7 @@ payoff ``-A^T``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sps
@@ -70,36 +71,86 @@ def optimal_face_range(cg: CompiledGame, infoset: int, action: int, value: float
     Where the set's parent sequence has probability 0 on the whole face the behaviour there
     is unconstrained and the range is ``[0, 1]``.
     """
-    from scipy.optimize import linprog
+    return optimal_face_ranges(cg, [(infoset, action)], value, tol)[0]
+
+
+# a behaviour probability seen within SEEN of 0 or 1 at a point of the face settles that end
+SEEN = 1e-9
+# a point of the face shows the behaviour at a set only where the set's parent sequence has
+# at least this probability there
+SEEN_REACH = 1e-6
+
+
+def optimal_face_ranges(cg: CompiledGame, cells: Sequence[tuple[int, int]],
+                        value: float | None = None, tol: float = 1e-9) -> list[FaceRange]:
+    """:func:`optimal_face_range` of every ``(infoset, action)`` in ``cells``, sharing the
+    work: every LP's optimum is a point of the owner's optimal face, so the behaviour it
+    shows at the other cells (where their parent sequence is reached) lies in their ranges;
+    an LP whose end of a range a point has already shown (0 for a minimum, 1 for a maximum,
+    within ``SEEN``) is skipped.  Pure cells need one LP instead of two."""
     check_two_player_zero_sum(cg)
-    if not 0 <= infoset < cg.n_infosets:
-        raise GameError(f"infoset {infoset} is outside [0, {cg.n_infosets - 1}]")
-    if not 0 <= action < int(cg.n_actions[infoset]):
-        raise GameError(f"action {action} is outside [0, {int(cg.n_actions[infoset]) - 1}] at "
-                        f"information set {cg.infoset_labels[infoset]!r}")
+    for infoset, action in cells:
+        if not 0 <= infoset < cg.n_infosets:
+            raise GameError(f"infoset {infoset} is outside [0, {cg.n_infosets - 1}]")
+        if not 0 <= action < int(cg.n_actions[infoset]):
+            raise GameError(f"action {action} is outside [0, {int(cg.n_actions[infoset]) - 1}] "
+                            f"at information set {cg.infoset_labels[infoset]!r}")
     if value is None:
         value = solve_lp(cg).value
-    player = int(cg.infoset_player[infoset])
-    sf, A_ub, b_ub, A_eq, bounds, nx = _face_program(cg, player, value, tol)
-    parent = int(sf.parent_seq[infoset])
-    s = int(sf.seq[infoset, action])
+    programs: dict[int, tuple] = {}
+    seen_lo, seen_hi = [np.inf] * len(cells), [-np.inf] * len(cells)
+    out = []
+    for k, (infoset, action) in enumerate(cells):
+        player = int(cg.infoset_player[infoset])
+        if player not in programs:
+            programs[player] = _face_program(cg, player, value, tol)
+        sf, A_ub, b_ub, A_eq, bounds, nx = programs[player]
+        ends, free = [], False
+        for sign in (1.0, -1.0):
+            if (seen_lo[k] if sign > 0 else -seen_hi[k]) <= (0.0 if sign > 0 else -1.0) + SEEN:
+                ends.append(0.0 if sign > 0 else 1.0)
+                continue
+            z = _extreme(sf, A_ub, b_ub, A_eq, bounds, infoset, action, sign)
+            if z is None:  # the parent sequence is never reached by an optimal plan
+                free = True
+                break
+            ends.append(float(z[int(sf.seq[infoset, action])]))
+            _record(cg, cells, sf, z[:nx] / z[-1], player, seen_lo, seen_hi)
+        low, high = (0.0, 1.0) if free else ends
+        out.append(FaceRange(infoset, action, max(0.0, low), min(1.0, high), float(value)))
+    return out
+
+
+def _extreme(sf, A_ub, b_ub, A_eq, bounds, infoset: int, action: int, sign: float):
+    """The optimum (z..., w..., t) of ``sign * z[s]`` with ``z[parent(s)] = 1``, or None when
+    no optimal plan reaches the parent sequence."""
+    from scipy.optimize import linprog
+
     n = A_ub.shape[1]
+    parent, s = int(sf.parent_seq[infoset]), int(sf.seq[infoset, action])
     norm = sps.csr_matrix(([1.0], ([0], [parent])), shape=(1, n))
     A_eq2 = sps.vstack([A_eq, norm], format="csr")
     b_eq2 = np.concatenate([np.zeros(A_eq.shape[0]), [1.0]])
-    out = []
-    for sign in (1.0, -1.0):
-        c = np.zeros(n)
-        c[s] = sign
-        res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq2, b_eq=b_eq2, bounds=bounds,
-                      method="highs")
-        if res.status == 2:  # parent sequence never reached by an optimal plan
-            return FaceRange(infoset, action, 0.0, 1.0, float(value))
-        if res.status != 0:
-            raise GameError(f"the optimal-face LP failed: {res.message}")
-        out.append(sign * float(res.fun))
-    low, high = out
-    return FaceRange(infoset, action, max(0.0, low), min(1.0, high), float(value))
+    c = np.zeros(n)
+    c[s] = sign
+    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq2, b_eq=b_eq2, bounds=bounds,
+                  method="highs")
+    if res.status == 2:
+        return None
+    if res.status != 0:
+        raise GameError(f"the optimal-face LP failed: {res.message}")
+    return res.x
 
 
-__all__ = ["FaceRange", "optimal_face_range"]
+def _record(cg, cells, sf, x: np.ndarray, player: int, seen_lo: list, seen_hi: list) -> None:
+    """Widen the seen ranges of ``player``'s cells by the behaviour of the plan ``x``."""
+    for k, (infoset, action) in enumerate(cells):
+        if int(cg.infoset_player[infoset]) != player:
+            continue
+        reach = x[int(sf.parent_seq[infoset])]
+        if reach >= SEEN_REACH:
+            b = x[int(sf.seq[infoset, action])] / reach
+            seen_lo[k], seen_hi[k] = min(seen_lo[k], b), max(seen_hi[k], b)
+
+
+__all__ = ["FaceRange", "optimal_face_range", "optimal_face_ranges"]

@@ -5,7 +5,9 @@ families at single critical values drawn as vertical bars, critical values marke
 
 The families come from :func:`solvers.symbolic.piecewise.equilibrium_pieces`; they are cached as
 sympy strings in ``<out_dir>/<game>_families.json`` (keyed by the game's payoff polynomials)
-so that a slow enumeration runs once."""
+so that a slow enumeration runs once.  ``quick`` runs read the same records committed in
+``data/`` (written by ``python -m figures.billingham.equilibria.plots``), which keeps
+``reproduce --quick`` under a minute; a full run enumerates."""
 from __future__ import annotations
 
 import hashlib
@@ -27,28 +29,55 @@ P_MAX = 12.0
 CACHE_VERSION = "reduced-1"
 
 
-def load_families(game_name: str, out_dir: Path) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Parsed family records of ``game_name`` (enumerated once, then read from the cache
-    file), and timing information."""
+RECORDED = Path(__file__).with_name("data")  # <game>_families.json, as the cache files
+FAMILY_GAMES = ("kuhn3-third", "skp")  # the games of the family figures
+
+
+def family_key(game) -> str:
+    """The key of a game's family records: its payoff polynomials and the records' format
+    (the version tag invalidates records written before the families were reduced)."""
+    return hashlib.sha256((repr(symbolic_payoffs(game)) + CACHE_VERSION).encode()
+                          ).hexdigest()[:16]
+
+
+def _read(path: Path, key: str) -> list | None:
+    """The family records of a cache file when it exists and its key is ``key``."""
+    if not path.exists():
+        return None
+    data = json.loads(path.read_text())
+    return data["families"] if data.get("key") == key else None
+
+
+def load_families(game_name: str, out_dir: Path, quick: bool = False
+                  ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Parsed family records of ``game_name`` and timing information: from the cache file
+    in ``out_dir`` (written by an earlier enumeration), else with ``quick`` from the records
+    committed in ``figures/billingham/equilibria/data`` (the same enumeration's output;
+    tests/test_equilibrium_figures.py checks them against a fresh one), else enumerated now
+    and cached.  Records whose key does not match the game's payoffs are never used."""
     game = get_game(game_name)
-    # the version tag invalidates caches written before the families were reduced
-    key = hashlib.sha256((repr(symbolic_payoffs(game)) + CACHE_VERSION).encode()).hexdigest()[:16]
+    key = family_key(game)
     path = Path(out_dir) / f"{game_name}_families.json"
     info: dict[str, Any] = {"cache": str(path)}
-    recs = None
-    if path.exists():
-        data = json.loads(path.read_text())
-        if data.get("key") == key:
-            recs, info["enumeration"] = data["families"], "cached"
-    if recs is None:
+    recs = _read(path, key)
+    if recs is not None:
+        info["enumeration"] = "cached"
+    elif quick and (recs := _read(RECORDED / path.name, key)) is not None:
+        info["enumeration"] = f"recorded ({RECORDED.name}/{path.name})"
+    else:
         from solvers.symbolic.piecewise import equilibrium_pieces
 
         t0 = time.perf_counter()
         recs = pieces_records(equilibrium_pieces(game))
         info["enumeration"] = f"{time.perf_counter() - t0:.2f} s"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"game": game_name, "key": key, "families": recs}, indent=1))
+        write_families(path, game_name, key, recs)
     return [record_family(r, game) for r in recs], info
+
+
+def write_families(path: Path, game_name: str, key: str, recs: list) -> None:
+    """A family-records file (the cache's format, also that of the committed records)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"game": game_name, "key": key, "families": recs}, indent=1))
 
 
 def _linear(rel: sp.Basic, free: Sequence[sp.Symbol]) -> tuple[sp.Expr, ...]:
@@ -216,7 +245,7 @@ def family_figure(game_name: str, out_dir: Path, quantity: str, filename: str,
 
     game = get_game(game_name)
     t0 = time.perf_counter()
-    fams, info = load_families(game_name, out_dir)
+    fams, info = load_families(game_name, out_dir, quick)
     p = pot_symbol(game)
     if quantity == "strategy":
         names = [n.name for n in game.named]
@@ -252,3 +281,23 @@ def family_figure(game_name: str, out_dir: Path, quantity: str, filename: str,
                "enumeration": info["enumeration"],
                "figure seconds": f"{time.perf_counter() - t0:.2f}"}
     return path, numbers
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Rewrite the committed records (``data/<game>_families.json``) by enumerating the
+    family figures' games again."""
+    import argparse
+
+    ap = argparse.ArgumentParser(description=main.__doc__)
+    ap.add_argument("games", nargs="*", default=list(FAMILY_GAMES))
+    for name in ap.parse_args(argv).games:
+        from solvers.symbolic.piecewise import equilibrium_pieces
+
+        game = get_game(name)
+        write_families(RECORDED / f"{name}_families.json", name, family_key(game),
+                       pieces_records(equilibrium_pieces(game)))
+        print(f"wrote {RECORDED / f'{name}_families.json'}")
+
+
+if __name__ == "__main__":
+    main()
