@@ -320,12 +320,8 @@ def _fraction_feasible(rows: list, n: int) -> bool:
     exact fractions: True iff some point satisfies every row.  A row without variables is
     decided at once; equal rows are kept once (the strict one where both occur)."""
     cur: dict = {}
-    for a, k, s in rows:
-        if not any(a):
-            if k < 0 or (k == 0 and s):
-                return False
-            continue
-        cur[a, k] = cur.get((a, k), False) or s
+    if not _add_rows(cur, rows):
+        return False
     for i in range(n):
         lower, upper, nxt = [], [], {}
         for (a, k), s in cur.items():
@@ -335,16 +331,22 @@ def _fraction_feasible(rows: list, n: int) -> bool:
             else:  # scaled to coefficient +1 (x_i >= ...) or -1 (x_i <= ...)
                 m = abs(c)
                 (lower if c > 0 else upper).append((tuple(v / m for v in a), k / m, s))
-        for al, kl, sl in lower:
-            for au, ku, su in upper:
-                a = tuple(x + y for x, y in zip(al, au))
-                k, s = kl + ku, sl or su
-                if not any(a):
-                    if k < 0 or (k == 0 and s):
-                        return False
-                    continue
-                nxt[a, k] = nxt.get((a, k), False) or s
+        if not _add_rows(nxt, ((tuple(x + y for x, y in zip(al, au)), kl + ku, sl or su)
+                               for al, kl, sl in lower for au, ku, su in upper)):
+            return False
         cur = nxt
+    return True
+
+
+def _add_rows(into: dict, rows) -> bool:
+    """Add ``(a, k, strict)`` rows to ``into`` ((a, k) -> strict, OR-ed over equal rows);
+    False as soon as a row without variables fails (``k < 0``, or ``k = 0`` strict)."""
+    for a, k, s in rows:
+        if not any(a):
+            if k < 0 or (k == 0 and s):
+                return False
+            continue
+        into[a, k] = into.get((a, k), False) or s
     return True
 
 
