@@ -54,7 +54,10 @@ def test_lemke_ends_are_extreme_equilibria_of_the_reduced_normal_form(seed):
     for e in res.equilibria:
         assert e.exact_nash_conv == 0
         assert any(_same(e.plans, x) for x in extreme)
-    assert 1 <= len(res.equilibria) <= len(extreme)
+    assert res.equilibria[0].start == 0  # the start of ones always reaches an end
+    # the ends are distinct equilibria: each is exactly one of Gambit's, no two the same one
+    hits = [i for e in res.equilibria for i, x in enumerate(extreme) if _same(e.plans, x)]
+    assert len(hits) == len(set(hits)) == len(res.equilibria)
 
 
 @settings(max_examples=12, deadline=None)

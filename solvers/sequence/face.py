@@ -107,8 +107,8 @@ def optimal_face_ranges(cg: CompiledGame, cells: Sequence[tuple[int, int]],
         sf, A_ub, b_ub, A_eq, bounds, nx = programs[player]
         ends, free = [], False
         for sign in (1.0, -1.0):
-            if (seen_lo[k] if sign > 0 else -seen_hi[k]) <= (0.0 if sign > 0 else -1.0) + SEEN:
-                ends.append(0.0 if sign > 0 else 1.0)
+            if seen_lo[k] <= SEEN if sign > 0 else seen_hi[k] >= 1.0 - SEEN:
+                ends.append(0.0 if sign > 0 else 1.0)  # a point of the face shows that end
                 continue
             z = _extreme(sf, A_ub, b_ub, A_eq, bounds, infoset, action, sign)
             if z is None:  # the parent sequence is never reached by an optimal plan

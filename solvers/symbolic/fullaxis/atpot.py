@@ -105,18 +105,22 @@ def enumerate_pots(game: Game, conds: Sequence[Condition], fixed: Mapping[str, A
         parts: dict[int, dict] = {i: {} for i in range(len(vs))}
         left = {i: sum(1 for j, _ in items if j == i) for i in range(len(vs))}
         nxt = 0
+
+        def finished() -> Iterator[tuple]:
+            """The summaries of the next pots whose jobs are all back (leaves in walk
+            order; a pot without leaves as soon as the pots before it are done)."""
+            nonlocal nxt
+            while nxt < len(vs) and left[nxt] == 0:
+                done = parts.pop(nxt)
+                nxt += 1
+                yield _joined([done[k] for k in sorted(done)])
+
+        yield from finished()
         for (i, ch), blob in zip(items, forked_map(_chunk, items, workers)):
             with sp.evaluate(False):  # the forms computed there, not re-canonicalised
                 parts[i].update(zip(ch, pickle.loads(blob)))
             left[i] -= 1
-            while nxt < len(vs) and left[nxt] == 0:  # the pot's leaves back in walk order
-                done = parts.pop(nxt)
-                yield _joined([done[k] for k in sorted(done)])
-                nxt += 1
-        while nxt < len(vs):  # pots without leaves
-            yield _joined([])
-            parts.pop(nxt)
-            nxt += 1
+            yield from finished()
     finally:
         _JOB = None
         _MEMOS.clear()
