@@ -172,3 +172,26 @@ def test_forked_map_forks_only_a_single_threaded_process():
     finally:
         stop.set()
         t.join()
+
+
+def test_box_proof_near_an_algebraic_pot_agrees_with_the_exact_solve():
+    """At kuhn3-third's bifurcation point v = (5 + sqrt 73)/2 (Billingham sec. 3) the box
+    proof with P in a rational interval of width 2e-12 around v (complete.empty_near: P one
+    more unknown of the exact interval proof) declares most of the 74 leaves of the walk
+    with P symbolic empty, and the exact solver over QQ(sqrt 73) finds no family in any of
+    them (13 leaves have families there: none of them is declared empty)."""
+    from solvers.symbolic.casesearch import walk
+    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.fullaxis.complete import empty_near, enclosure, families_at
+
+    g = get_game("kuhn3-third")
+    fixed = reduce_game(g)
+    p = pot_symbol(g)
+    conds = conditions(g, None, fixed)
+    v = (5 + sp.sqrt(73)) / 2
+    lo, hi = enclosure(v)
+    assert lo < v < hi and hi - lo == sp.Rational(2, 10 ** 12)
+    leaves = [c for _, c in walk.case_leaves(conds, p, {})]
+    empty = [c for c in leaves if empty_near(conds, c, v, p)]
+    assert len(leaves) == 74 and len(empty) >= 40
+    assert all(families_at(g, conds, c, v, fixed, 60) == [] for c in empty)

@@ -5,7 +5,10 @@ The sweep enumerates completely at rational pots only; this walks once with ``P`
 ``P > 0`` at once: every equilibrium at every pot lies in a leaf possible on an open P
 interval or in a leaf recorded at an isolated critical pot.
 
-1. Every leaf is solved with ``P`` symbolic (:func:`.sweep.generic_family`).  By
+0. A leaf one of whose blocks has no point in the unit box for any ``P`` in the range
+   (exact interval arithmetic with ``P`` one more unknown: :func:`empty_between`) holds
+   no equilibrium there and is done.
+1. Every other leaf is solved with ``P`` symbolic (:func:`.sweep.generic_family`).  By
    Kalkbrener's specialization theorem (:mod:`.exceptional`) its solutions at ``P = v``
    are its generic families at ``v`` (or values of irrational branches: "algebraic",
    listed and checked separately) for every ``v`` but the exceptional pots of its blocks
@@ -19,7 +22,10 @@ interval or in a leaf recorded at an isolated critical pot.
 3. At every exceptional pot of a leaf, pole, isolated pot and critical pot of the walk in
    ``[low, high]`` the leaf is solved exactly (``P = v`` substituted; Groebner bases at
    rational pots, the triangular solver over QQ(v) at algebraic ones, each within a time
-   budget) and every family found must be contained (exactly,
+   budget, unless the box proof shows the leaf empty on a rational interval of width
+   2e-12 around an algebraic ``v``: :func:`empty_near`; a rational pot the sweep
+   enumerated completely is covered by that enumeration) and every family found must be
+   contained (exactly,
    :func:`solvers.symbolic.reduce.family_contains`) in a family the sweep gives at ``v``.
 
 With no new family, no family missing at a pot, nothing left open (a budget exceeded),
@@ -43,7 +49,7 @@ from solvers.symbolic import psplit
 from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
 from solvers.symbolic.fullaxis import exceptional as ex
-from solvers.symbolic.fullaxis import groebner
+from solvers.symbolic.fullaxis import boxprune, groebner
 from solvers.symbolic.fullaxis.forked import forked_map
 from solvers.symbolic.fullaxis.atpot import at_pot
 from solvers.symbolic.fullaxis.sweep import Sweep, generic_family
@@ -67,8 +73,13 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
     """One leaf: its generic families, the pots in ``[low, high]`` where it must be solved
     exactly (exceptional pots of its blocks, poles of its families, isolated feasible
     pots), and, for a support the sweep lacks, the open P parts where a family is
-    feasible.  JSON-ready (exact values as strings)."""
+    feasible.  JSON-ready (exact values as strings).  First the box proof over the whole
+    range (:func:`empty_between`): a leaf without a point in the unit box for any ``P`` in
+    ``[low, high]`` holds no equilibrium there and needs nothing else (``empty``)."""
     p = pot_symbol(game)
+    if high is not sp.oo and empty_between(conds, case, p, _below(low), _above(high)):
+        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
+                "undecided": [], "pots": [], "empty": True}
     pots: list = []
     nonlinear = empty = False
     for beqs, bxs in leaf_blocks(conds, case):
@@ -137,12 +148,19 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
     """Every family of the leaves ``cases`` at ``v`` contained in one of the sweep's there:
     ``{"pot", "float", "leaves", "families", "status", "missing", "open"}``; ``seconds``
     per leaf, ``budget`` for the pot (leaves past it are left open)."""
+    if _enumerated(sw, v):  # the sweep's own complete enumeration there: nothing to add
+        return {"pot": str(v), "float": float(sp.N(v, 17)), "leaves": len(cases),
+                "families": 0, "status": "covered", "missing": [], "open": [],
+                "by": "enumerated by the sweep"}
     theirs = sweep_families_at(sw, v)
-    missing, open_, found = [], [], 0
+    missing, open_, found, empty = [], [], 0, 0
     t0 = time.perf_counter()
     for case in cases:
         if budget is not None and time.perf_counter() - t0 > budget:
             open_.append({"support": case, "reason": f"pot budget of {budget} s spent"})
+            continue
+        if not v.is_Rational and empty_near(conds, case, v, pot_symbol(game)):
+            empty += 1  # proved: no equilibrium of this leaf at any P near v
             continue
         try:
             fams = families_at(game, conds, case, v, fixed, seconds)
@@ -160,7 +178,59 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
                                 "strategy": {k: str(e) for k, e in fam.strategy}})
     status = "missing" if missing else "open" if open_ else "covered"
     return {"pot": str(v), "float": float(sp.N(v, 17)), "leaves": len(cases), "families": found,
-            "status": status, "missing": missing, "open": open_}
+            "status": status, "missing": missing, "open": open_, "empty_near": empty}
+
+
+def _enumerated(sw: Sweep, v: sp.Expr) -> bool:
+    """Whether the sweep enumerated the rational pot ``v`` completely (nothing undecided
+    there): its families at ``v`` are then every equilibrium there."""
+    return v.is_Rational and str(v) in sw.pots and not sw.undecided.get(str(v))
+
+
+ENCLOSURE = sp.Rational(1, 10 ** 12)  # half-width of the rational interval around a pot
+NEAR_BOXES, NEAR_SECONDS = 400, 2.0  # the box proof's budget per block
+
+
+def enclosure(v: sp.Expr, width: sp.Rational = ENCLOSURE) -> tuple[sp.Rational, sp.Rational]:
+    """Rationals ``lo < v < hi`` about ``2 width`` apart (checked exactly)."""
+    q = sp.Rational(str(sp.N(v, 40)))
+    lo, hi = q - width, q + width
+    if not (psplit.sign(v - lo) > 0 and psplit.sign(hi - v) > 0):
+        raise ArithmeticError(f"no rational enclosure of {v} found")
+    return lo, hi
+
+
+def _below(x: sp.Expr) -> sp.Rational:
+    return x if x.is_Rational else enclosure(x)[0]
+
+
+def _above(x: sp.Expr) -> sp.Rational:
+    return x if x.is_Rational else enclosure(x)[1]
+
+
+def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) -> bool:
+    """True if one block of the leaf's indifference equations has no point in the unit box
+    for any ``P`` in a rational interval around ``v`` (:func:`enclosure`): then the leaf
+    has no equilibrium at ``v``.  Nothing is computed over the number field of ``v``
+    (:func:`empty_between`).  False: no proof within the budget."""
+    return empty_between(conds, case, p, *enclosure(v))
+
+
+def empty_between(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
+                  hi: sp.Rational, boxes: int = NEAR_BOXES,
+                  seconds: float = NEAR_SECONDS) -> bool:
+    """True if one block of the leaf's indifference equations has no point in the unit box
+    for any ``P`` in ``[lo, hi]`` (rationals): then the leaf holds no equilibrium there.
+    ``P = lo + (hi - lo) t`` with ``t`` in ``[0, 1]`` is one more unknown of the exact box
+    proof (:func:`.boxprune.empty`), which bisects the P interval as it needs.  False: no
+    proof within the budget (``boxes``, ``seconds`` per block)."""
+    t = sp.Dummy("t")
+    at = {p: lo + (hi - lo) * t}
+    for beqs, bxs in leaf_blocks(conds, case):
+        if bxs and boxprune.empty([sp.expand(e.xreplace(at)) for e in beqs], [*bxs, t],
+                                  boxes=boxes, seconds=seconds):
+            return True
+    return False
 
 
 def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
@@ -171,7 +241,8 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     """The completeness proof of ``sweep_result`` on ``[low, high]`` (module docstring) as
     JSON-ready data: ``complete`` (proven: no new family, none missing, nothing open,
     undecided or nonlinear), ``nothing_missed`` (no new family and none missing: what was
-    checked found no gap), ``leaves``, ``critical_tasks``, ``families``, ``new``,
+    checked found no gap), ``leaves``, ``critical_tasks``, ``families``, ``empty_leaves``
+    (leaves the box proof showed empty on the whole range), ``new``,
     ``missing``, ``open_pots``, ``algebraic`` (supports with an irrational branch in
     ``P``, checked separately: whether the sweep found them), ``nonlinear`` (leaves with a
     positive-dimensional block whose basis is not linear: the specialization argument
@@ -250,7 +321,8 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             "nothing_missed": not (st["new"] or missing),
             "p_min": str(low), "p_max": str(high), "leaves": len(leaves),
             "critical_tasks": sum(len(c) for _, c in st["critical"]),
-            "families": st["families"], "new": st["new"], "missing": missing,
+            "families": st["families"], "empty_leaves": st.get("empty", 0),
+            "new": st["new"], "missing": missing,
             "open_pots": open_, "algebraic": algebraic,
             "nonlinear": nonlinear, "undecided": st["undecided"],
             "exceptional_pots": pots, "walk_seconds": st["walk_seconds"],
@@ -279,6 +351,7 @@ def _pot(task: tuple) -> dict:
 
 def _add_leaf(st: dict, case: str, r: dict) -> None:
     st["families"] += r["families"]
+    st["empty"] = st.get("empty", 0) + bool(r.get("empty"))
     st["new"] += r["new"]
     st["undecided"] += r["undecided"]
     if r["algebraic"]:
