@@ -195,3 +195,25 @@ def test_box_proof_near_an_algebraic_pot_agrees_with_the_exact_solve():
     empty = [c for c in leaves if empty_near(conds, c, v, p)]
     assert len(leaves) == 74 and len(empty) >= 40
     assert all(families_at(g, conds, c, v, fixed, 60) == [] for c in empty)
+
+
+def test_leaves_proved_empty_on_the_range_hold_no_support_the_sweep_finds():
+    """kuhn3-third on 1 <= P <= 10: the box proof with P an unknown (complete.empty_between:
+    a block without a point in the unit box, then the whole leaf with the sign conditions
+    of its pure frequencies) shows 45 of the 74 leaves empty on the whole range, and none
+    of them is a support the sweep (the complete enumerations at 3/2, 2, 3, 4, ..., 8 and
+    the pieces between) finds."""
+    from solvers.symbolic.casesearch import walk
+    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.fullaxis.complete import empty_between
+
+    g = get_game("kuhn3-third")
+    fixed = reduce_game(g)
+    p = pot_symbol(g)
+    conds = conditions(g, None, fixed)
+    leaves = [c for _, c in walk.case_leaves(conds, p, {})]
+    one, ten = sp.Integer(1), sp.Integer(10)
+    empty = [c for c in leaves if empty_between(conds, c, p, one, ten)]
+    assert len(empty) >= 40
+    sw = sweep(g, fixed, one, ten, start=["3/2", "3", "7"])
+    assert len(sw.supports) == 19 and not set(empty) & set(sw.supports)

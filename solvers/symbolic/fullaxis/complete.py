@@ -5,9 +5,9 @@ The sweep enumerates completely at rational pots only; this walks once with ``P`
 ``P > 0`` at once: every equilibrium at every pot lies in a leaf possible on an open P
 interval or in a leaf recorded at an isolated critical pot.
 
-0. A leaf one of whose blocks has no point in the unit box for any ``P`` in the range
-   (exact interval arithmetic with ``P`` one more unknown: :func:`empty_between`) holds
-   no equilibrium there and is done.
+0. A leaf shown to hold no equilibrium for any ``P`` of the range (exact interval
+   arithmetic on its equations and sign conditions with ``P`` one more unknown:
+   :func:`empty_between`) is done.
 1. Every other leaf is solved with ``P`` symbolic (:func:`.sweep.generic_family`).  By
    Kalkbrener's specialization theorem (:mod:`.exceptional`) its solutions at ``P = v``
    are its generic families at ``v`` (or values of irrational branches: "algebraic",
@@ -74,8 +74,8 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
     exactly (exceptional pots of its blocks, poles of its families, isolated feasible
     pots), and, for a support the sweep lacks, the open P parts where a family is
     feasible.  JSON-ready (exact values as strings).  First the box proof over the whole
-    range (:func:`empty_between`): a leaf without a point in the unit box for any ``P`` in
-    ``[low, high]`` holds no equilibrium there and needs nothing else (``empty``)."""
+    range (:func:`empty_between`): a leaf shown to hold no equilibrium for any ``P`` in
+    ``[low, high]`` needs nothing else (``empty``)."""
     p = pot_symbol(game)
     if high is not sp.oo and empty_between(conds, case, p, _below(low), _above(high)):
         return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
@@ -209,9 +209,8 @@ def _above(x: sp.Expr) -> sp.Rational:
 
 
 def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) -> bool:
-    """True if one block of the leaf's indifference equations has no point in the unit box
-    for any ``P`` in a rational interval around ``v`` (:func:`enclosure`): then the leaf
-    has no equilibrium at ``v``.  Nothing is computed over the number field of ``v``
+    """True if the leaf is shown to hold no equilibrium for any ``P`` in a rational
+    interval around ``v`` (:func:`enclosure`), so none at ``v``.  Nothing is computed over the number field of ``v``
     (:func:`empty_between`).  False: no proof within the budget."""
     return empty_between(conds, case, p, *enclosure(v))
 
@@ -219,18 +218,28 @@ def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) 
 def empty_between(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
                   hi: sp.Rational, boxes: int = NEAR_BOXES,
                   seconds: float = NEAR_SECONDS) -> bool:
-    """True if one block of the leaf's indifference equations has no point in the unit box
-    for any ``P`` in ``[lo, hi]`` (rationals): then the leaf holds no equilibrium there.
-    ``P = lo + (hi - lo) t`` with ``t`` in ``[0, 1]`` is one more unknown of the exact box
-    proof (:func:`.boxprune.empty`), which bisects the P interval as it needs.  False: no
-    proof within the budget (``boxes``, ``seconds`` per block)."""
+    """True if the leaf holds no equilibrium for any ``P`` in ``[lo, hi]`` (rationals),
+    proved by exact interval arithmetic (:func:`.boxprune.empty`) with ``P = lo + (hi -
+    lo) t`` and ``t`` in ``[0, 1]`` one more unknown, which the proof bisects as it needs:
+    first one block of its indifference equations without a point in the unit box, then
+    the whole leaf (every equation and the sign conditions of its pure frequencies: gain
+    >= 0 where the frequency is 1, <= 0 where it is 0; a gain that is not a polynomial is
+    left out, which keeps the proof sound).  False: no proof within the budget
+    (``boxes``, ``seconds`` per system)."""
     t = sp.Dummy("t")
     at = {p: lo + (hi - lo) * t}
     for beqs, bxs in leaf_blocks(conds, case):
         if bxs and boxprune.empty([sp.expand(e.xreplace(at)) for e in beqs], [*bxs, t],
                                   boxes=boxes, seconds=seconds):
             return True
-    return False
+    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
+    xs = [c.symbol for c, k in zip(conds, case) if k == "c"]
+    eqs, ineqs = [], []
+    for c, k in zip(conds, case):
+        e = sp.expand(c.gradient.xreplace(ab).xreplace(at))
+        if e.is_polynomial(*xs, t):
+            (eqs if k == "c" else ineqs).append(-e if k == "b" else e)
+    return boxprune.empty(eqs, [*xs, t], ineqs, boxes=boxes, seconds=seconds)
 
 
 def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
