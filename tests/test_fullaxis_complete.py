@@ -217,3 +217,46 @@ def test_leaves_proved_empty_on_the_range_hold_no_support_the_sweep_finds():
     assert len(empty) >= 40
     sw = sweep(g, fixed, one, ten, start=["3/2", "3", "7"])
     assert len(sw.supports) == 19 and not set(empty) & set(sw.supports)
+
+
+def test_covered_by_proves_families_hold_every_solution_of_a_curved_block():
+    """complete's cover of non-linear positive-dimensional blocks (exceptional.covered_by):
+    x (y - P) = 0 is the union of {x = 0} and {y = P}, not of either alone; y^2 = P,
+    x z = 0 is the union of four families with y = +- sqrt P (a square root becomes an
+    unknown s with s^2 = P), and three of them miss points."""
+    from solvers.symbolic.fullaxis.exceptional import covered_by
+
+    Z = sp.Symbol("z", real=True)
+    b = block_analysis([X * (Y - P)], [X, Y], P)
+    assert not (b["linear"] or b["zero_dimensional"])
+    assert covered_by(b["basis"], [X, Y], P, [{X: 0}, {Y: P}])
+    assert not covered_by(b["basis"], [X, Y], P, [{X: 0}])
+    assert not covered_by(b["basis"], [X, Y], P, [{Y: P}])
+    assert not covered_by(b["basis"], [X, Y], P, [{X: 0}, {Y: P + 1}])
+    b = block_analysis([Y ** 2 - P, X * Z], [X, Y, Z], P)
+    four = [{X: 0, Y: r} for r in (sp.sqrt(P), -sp.sqrt(P))] + \
+        [{Z: 0, Y: r} for r in (sp.sqrt(P), -sp.sqrt(P))]
+    assert covered_by(b["basis"], [X, Y, Z], P, four)
+    assert not covered_by(b["basis"], [X, Y, Z], P, four[:3])
+    assert not covered_by(b["basis"], [X, Y, Z], P, [{X: 0, Y: sp.sqrt(P)}])
+
+
+def test_full_street_leaves_with_curved_blocks_are_covered():
+    """Two leaves of kuhn3-full-simplified that the proof used to list as non-linear
+    positive-dimensional: in bcbccccbcbbcc the block basis over QQ[x, P] has b1_Q c3_K_kb,
+    but its one generic family (c3_K_kb free, the rest affine in it) holds every
+    solution; in cabcaaccbbccc the linear block's basis is non-linear over QQ[x, P] and
+    the other block has solutions only at P = (7 + sqrt 105)/4, so the leaf has none
+    elsewhere."""
+    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.fullaxis.complete import analyse_leaf
+
+    g = get_game("kuhn3-full-simplified")
+    fixed = reduce_game(g)
+    conds = conditions(g, None, fixed)
+    two, twenty = sp.Integer(2), sp.Integer(20)
+    r = analyse_leaf(g, conds, "bcbccccbcbbcc", fixed, two, twenty, {"bcbccccbcbbcc"})
+    assert r["families"] == 1 and not r["nonlinear"] and r["pots"] == ["2"]
+    r = analyse_leaf(g, conds, "cabcaaccbbccc", fixed, two, twenty, set())
+    assert r["families"] == 0 and not r["nonlinear"]
+    assert r["pots"] == ["7/4 + sqrt(105)/4"] and pot_symbol(g).name == "P"

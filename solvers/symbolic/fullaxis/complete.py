@@ -81,14 +81,19 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
         return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
                 "undecided": [], "pots": [], "empty": True}
     pots: list = []
-    nonlinear = empty = False
+    curved, empty = [], False  # non-linear positive-dimensional blocks
     for beqs, bxs in leaf_blocks(conds, case):
         b = ex.block_analysis(beqs, bxs, p, low, high)
         pots += b["pots"]
-        nonlinear = nonlinear or not (b["zero_dimensional"] or b["linear"])
-        empty = empty or not bxs  # an equation in P alone: solutions at its roots only
+        if not (b["zero_dimensional"] or b["linear"]):
+            curved.append((b["basis"], bxs))
+        empty = empty or not bxs or b["empty"]  # an element in P alone: solutions at its
+        # roots only (among the pots)
     n0 = len(groebner.SKIPPED)
     fams = [] if empty else generic_family(game, conds, case, fixed)
+    # such a block is covered where its generic families provably hold all its solutions
+    nonlinear = not empty and not all(ex.covered_by(G, bxs, p, [{x: f.as_dict().get(x.name, x) for x in bxs}
+                                                  for f in fams]) for G, bxs in curved)
     out: dict = {"families": len(fams), "algebraic": len(groebner.SKIPPED) > n0,
                  "nonlinear": nonlinear, "new": [], "undecided": []}
     for fam in fams:

@@ -36,7 +36,9 @@ rejection with a clear margin first, as everywhere in the package).
 """
 from __future__ import annotations
 
-from typing import Sequence
+import itertools
+import math
+from typing import Mapping, Sequence
 
 import sympy as sp
 from sympy.polys.orderings import ProductOrder, grevlex
@@ -77,7 +79,8 @@ def block_analysis(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol
     ``[low, high]`` of its leading coefficients in ``P`` (outside them the basis
     specialises to a basis at ``P = v``: Kalkbrener, module docstring);
     ``zero_dimensional`` over QQ(P) (or no solution there); ``linear``: every basis
-    element of total degree <= 1 in ``xs``."""
+    element of total degree <= 1 in ``xs``; ``empty``: an element of QQ[P] (no solution
+    but at its roots); ``basis``: the basis (for :func:`covered_by`)."""
     xs = list(xs)
     G = block_basis(eqs, xs, p)
     pots: list = []
@@ -94,7 +97,71 @@ def block_analysis(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol
         linear = linear and poly.total_degree() <= 1
     pure = {next(i for i, e in enumerate(m) if e) for m in heads if sum(1 for e in m if e) == 1}
     return {"pots": psplit.merge_points(pots), "linear": linear,
-            "zero_dimensional": empty or len(pure) == len(xs)}
+            "zero_dimensional": empty or len(pure) == len(xs), "basis": G, "empty": empty}
+
+
+MAX_PRODUCTS = 256  # selections tried by :func:`covered_by`
+
+
+def covered_by(basis: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol,
+               families: Sequence[Mapping[sp.Symbol, sp.Expr]]) -> bool:
+    """True if every solution of the block at every ``P = v`` that is no root of a leading
+    coefficient of ``basis`` (:func:`block_analysis`: the block's exceptional pots) nor a
+    pole of the families lies in one of ``families`` at ``v`` (proved); False if that was
+    not shown (a family not polynomial in its free unknowns, too many families, or a
+    remainder).
+
+    Each family ``x_j = n_j / d_j`` (``n_j`` polynomial in its free unknowns, ``d_j`` in
+    ``P`` alone) is the zero set of ``h_j = d_j x_j - n_j``.  If every product that takes
+    one ``h`` from each family reduces to 0 modulo ``basis`` over QQ(P) (grevlex in
+    ``xs``), then ``D(P) prod h`` lies in the block's ideal with ``D`` a product of the
+    basis' leading coefficients in ``P`` (the division divides by nothing else), so at
+    every ``v`` with ``D(v) != 0`` each product vanishes on the solutions at ``v``, and
+    the intersection over the products of the union over the families is the union of the
+    families.  This covers non-linear positive-dimensional blocks, which the
+    specialization argument of the module docstring leaves out.  A square root
+    ``sqrt(R(P))`` in the families becomes a new unknown ``s`` with ``s^2 - R`` added to
+    the basis (still a Groebner basis: its leading monomial ``s^2`` is prime to the
+    others), so both branches ``s = +- sqrt R`` are covered at once."""
+    xs = list(xs)
+    roots: dict = {}
+    gens = []
+    for fam in families:
+        hs = []
+        for x in xs:
+            val = fam.get(x, x)
+            if val == x:
+                continue
+            val = sp.together(val)
+            for a in val.atoms(sp.Pow):
+                if a.exp == sp.S.Half and a.base.free_symbols <= {p}:
+                    roots.setdefault(a, sp.Dummy(f"s{len(roots)}"))
+            num, den = sp.fraction(sp.together(val.xreplace(roots)))
+            try:
+                sp.Poly(den, p, domain=sp.QQ)
+                sp.Poly(num, *xs, *roots.values(), domain=sp.QQ.frac_field(p))
+            except (sp.polys.polyerrors.BasePolynomialError, ValueError, TypeError):
+                return False
+            hs.append(sp.expand(den * x - num))
+        if not hs:
+            return True  # a family leaving every unknown free covers everything
+        gens.append(tuple(sorted(set(hs), key=sp.default_sort_key)))
+    gens = list(dict.fromkeys(gens))  # leaf families that agree on this block
+    if not gens or math.prod(len(h) for h in gens) > MAX_PRODUCTS:
+        return False
+    G = [g for g in basis if set(xs) & g.free_symbols]
+    if len(G) < len(basis):  # an element in P alone: no solution for generic P
+        return True
+    G += [s ** 2 - a.base for a, s in roots.items()]
+    for pick in itertools.product(*gens):
+        h = sp.expand(math.prod(pick))
+        try:
+            if sp.reduced(h, G, *xs, *roots.values(), order="grevlex",
+                          domain=sp.QQ.frac_field(p))[1] != 0:
+                return False
+        except (sp.polys.polyerrors.BasePolynomialError, ValueError, TypeError):
+            return False
+    return True
 
 
 def exceptional_pots(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], p: sp.Symbol,
