@@ -13,7 +13,11 @@ interval or in a leaf recorded at an isolated critical pot.
    are its generic families at ``v`` (or values of irrational branches: "algebraic",
    listed and checked separately) for every ``v`` but the exceptional pots of its blocks
    (roots of the leading coefficients in ``P`` of their lex bases) and the poles of its
-   families.
+   families.  The theorem ties the solutions at ``v`` to the generic families for
+   zero-dimensional blocks and linear bases; for a non-linear positive-dimensional block
+   :func:`.exceptional.covered_by` proves it instead (products of the families'
+   defining polynomials in the block's ideal over QQ(P)), and a block with an element in
+   ``P`` alone has solutions only at its roots.
 2. A leaf whose support the sweep found has the very families the sweep placed on its
    pieces (the same generic solve).  For any other leaf each family's feasible set in
    ``[low, high]`` is decided exactly (:func:`.exceptional.feasible_parts`): an open part
@@ -29,10 +33,10 @@ interval or in a leaf recorded at an isolated critical pot.
    :func:`solvers.symbolic.reduce.family_contains`) in a family the sweep gives at ``v``.
 
 With no new family, no family missing at a pot, nothing left open (a budget exceeded),
-no undecided constraint and no leaf with a non-linear positive-dimensional block (whose
-solutions at ``v`` the theorem does not tie to its generic families: listed), the sweep's
-pieces hold every equilibrium on ``[low, high]`` apart from the listed algebraic supports.  Minutes for kuhn3-full-simplified: the leaves
-are resumable from a state file (``state``), the pot checks are cheap.
+no undecided constraint and no leaf with a non-linear positive-dimensional block that
+its families are not shown to cover (listed), the sweep's pieces hold every equilibrium
+on ``[low, high]`` apart from the listed algebraic supports.  Minutes for
+kuhn3-full-simplified: the leaves and pots are resumable from a state file (``state``).
 """
 from __future__ import annotations
 
@@ -92,8 +96,9 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
     n0 = len(groebner.SKIPPED)
     fams = [] if empty else generic_family(game, conds, case, fixed)
     # such a block is covered where its generic families provably hold all its solutions
-    nonlinear = not empty and not all(ex.covered_by(G, bxs, p, [{x: f.as_dict().get(x.name, x) for x in bxs}
-                                                  for f in fams]) for G, bxs in curved)
+    nonlinear = not empty and not all(
+        ex.covered_by(G, bxs, p, [{x: f.as_dict().get(x.name, x) for x in bxs} for f in fams])
+        for G, bxs in curved)
     out: dict = {"families": len(fams), "algebraic": len(groebner.SKIPPED) > n0,
                  "nonlinear": nonlinear, "new": [], "undecided": []}
     for fam in fams:
@@ -215,8 +220,9 @@ def _above(x: sp.Expr) -> sp.Rational:
 
 def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) -> bool:
     """True if the leaf is shown to hold no equilibrium for any ``P`` in a rational
-    interval around ``v`` (:func:`enclosure`), so none at ``v``.  Nothing is computed over the number field of ``v``
-    (:func:`empty_between`).  False: no proof within the budget."""
+    interval around ``v`` (:func:`enclosure`), so none at ``v``.  Nothing is computed
+    over the number field of ``v`` (:func:`empty_between`).  False: no proof within the
+    budget."""
     return empty_between(conds, case, p, *enclosure(v))
 
 
@@ -259,8 +265,9 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
     (leaves the box proof showed empty on the whole range), ``new``,
     ``missing``, ``open_pots``, ``algebraic`` (supports with an irrational branch in
     ``P``, checked separately: whether the sweep found them), ``nonlinear`` (leaves with a
-    positive-dimensional block whose basis is not linear: the specialization argument
-    does not cover them), ``undecided``, ``exceptional_pots`` (each with its status) and
+    positive-dimensional block whose basis is not linear and whose families are not
+    shown to hold all its solutions, :func:`.exceptional.covered_by`), ``undecided``,
+    ``exceptional_pots`` (each with its status) and
     ``seconds``.  ``progress(stage, done, total)``; ``state``: a JSON file
     that an interrupted run resumes from; ``seconds``: the budget of one leaf at one pot,
     ``pot_seconds`` of one pot (past them: ``open``), ``leaf_seconds`` of one leaf with
