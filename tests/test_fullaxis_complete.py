@@ -94,6 +94,9 @@ def test_proof_on_skp_agrees_with_the_case_search(tmp_path):
     g, sw, rec = _skp_run(["3/2", "5", "6", "8"])
     assert rec["complete"] and not rec["new"] and not rec["missing"]
     assert rec["leaves"] >= 1 and any(q["pot"] == "5" for q in rec["exceptional_pots"])
+    # P = 5 is a point piece the sweep enumerated: covered by that enumeration
+    assert [q.get("by") for q in rec["exceptional_pots"] if q["pot"] == "5"] == \
+        ["enumerated by the sweep"]
     assert completeness_line(rec).startswith("proven complete on 1 <= P <= 10")
     g, sw, rec = _skp_run(["3/2", "5/2", "4", "6"], tmp_path / "state.json", ends=False)
     again = certify_complete(g, reduce_game(g), 1, 10, sw, state=tmp_path / "state.json")

@@ -27,8 +27,8 @@ interval or in a leaf recorded at an isolated critical pot.
    ``[low, high]`` the leaf is solved exactly (``P = v`` substituted; Groebner bases at
    rational pots, the triangular solver over QQ(v) at algebraic ones, each within a time
    budget, unless the box proof shows the leaf empty on a rational interval of width
-   2e-12 around an algebraic ``v``: :func:`empty_near`; a rational pot the sweep
-   enumerated completely is covered by that enumeration) and every family found must be
+   2e-12 around an algebraic ``v``: :func:`empty_near`; a rational piece end, which
+   the sweep enumerated completely, is covered by that enumeration) and every family found must be
    contained (exactly,
    :func:`solvers.symbolic.reduce.family_contains`) in a family the sweep gives at ``v``.
 
@@ -192,9 +192,12 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
 
 
 def _enumerated(sw: Sweep, v: sp.Expr) -> bool:
-    """Whether the sweep enumerated the rational pot ``v`` completely (nothing undecided
-    there): its families at ``v`` are then every equilibrium there."""
-    return v.is_Rational and str(v) in sw.pots and not sw.undecided.get(str(v))
+    """Whether ``v`` is a rational piece end that the sweep enumerated completely (nothing
+    undecided there): its point piece holds the families found there as they are, so
+    every equilibrium at ``v``.  (Inside an open piece the piece's families are the
+    generic ones, which an exceptional pot may not show: those pots are checked.)"""
+    return (v.is_Rational and str(v) in sw.pots and not sw.undecided.get(str(v))
+            and any(pc.p_set == sp.FiniteSet(v) for pc in sw.pieces))
 
 
 ENCLOSURE = sp.Rational(1, 10 ** 12)  # half-width of the rational interval around a pot
