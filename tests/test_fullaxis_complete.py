@@ -200,7 +200,15 @@ def test_box_proof_near_an_algebraic_pot_agrees_with_the_exact_solve():
     assert all(families_at(g, conds, c, v, fixed, 60) == [] for c in empty)
 
 
-def test_leaves_proved_empty_on_the_range_hold_no_support_the_sweep_finds():
+@pytest.fixture(scope="module")
+def third_sweep():
+    """kuhn3-third's sweep on 1 <= P <= 10 (pots 3/2, 2, 3, ..., 8 enumerated)."""
+    g = get_game("kuhn3-third")
+    fixed = reduce_game(g)
+    return g, fixed, sweep(g, fixed, sp.Integer(1), sp.Integer(10), start=["3/2", "3", "7"])
+
+
+def test_leaves_proved_empty_on_the_range_hold_no_support_the_sweep_finds(third_sweep):
     """kuhn3-third on 1 <= P <= 10: the box proof with P an unknown (complete.empty_between:
     a block without a point in the unit box, then the whole leaf with the sign conditions
     of its pure frequencies) shows 45 of the 74 leaves empty on the whole range, and none
@@ -210,16 +218,46 @@ def test_leaves_proved_empty_on_the_range_hold_no_support_the_sweep_finds():
     from solvers.symbolic.enumeration import conditions, pot_symbol
     from solvers.symbolic.fullaxis.complete import empty_between
 
-    g = get_game("kuhn3-third")
-    fixed = reduce_game(g)
+    g, fixed, sw = third_sweep
     p = pot_symbol(g)
     conds = conditions(g, None, fixed)
     leaves = [c for _, c in walk.case_leaves(conds, p, {})]
     one, ten = sp.Integer(1), sp.Integer(10)
     empty = [c for c in leaves if empty_between(conds, c, p, one, ten)]
     assert len(empty) >= 40
-    sw = sweep(g, fixed, one, ten, start=["3/2", "3", "7"])
     assert len(sw.supports) == 19 and not set(empty) & set(sw.supports)
+
+
+def test_faces_of_a_sweep_family_are_inside_it_and_nothing_else_is(third_sweep):
+    """complete.contained_on / inside_sweep, which keep a family of a support the sweep
+    lacks out of ``new`` when the sweep's families hold it: kuhn3-third on 2 < P < 5 has
+    the family b_Q in [0, 2/(P + 1)] (Billingham sec. 3); its ends b_Q = 0 and
+    b_Q = 2/(P + 1) and the half b_Q <= 1/(P + 1) lie in it, b_Q = 3/(P + 1) and the family
+    itself inside one of its ends do not."""
+    from solvers.symbolic.enumeration import Family, pot_symbol
+    from solvers.symbolic.fullaxis.complete import contained_on, inside_sweep
+
+    g, _, sw = third_sweep
+    p = pot_symbol(g)
+    piece = [pc for pc in sw.pieces if pc.p_set == sp.Interval.open(2, 5)][0]
+    s = [s for s in piece.solutions if s.free == ("b_Q",)][0]
+    big = Family(s.strategy, s.free, s.raw, "")
+    bq = sp.Symbol("b_Q", real=True)
+
+    def face(value, cons=()):
+        strategy = tuple((k, sp.sympify(v).xreplace({bq: value})) for k, v in big.strategy)
+        return Family(strategy, ("b_Q",) if value == bq else (), tuple(cons), "")
+
+    two, five = sp.Integer(2), sp.Integer(5)
+    assert contained_on(big, face(sp.Integer(0)), p, two, five)
+    assert contained_on(big, face(2 / (p + 1)), p, two, five)
+    assert not contained_on(big, face(3 / (p + 1)), p, two, five)
+    half = face(bq, [(bq, False), (1 / (p + 1) - bq, False)])
+    assert contained_on(big, half, p, two, five)
+    assert not contained_on(half, big, p, two, five)
+    assert not contained_on(face(sp.Integer(0)), big, p, two, five)
+    assert inside_sweep(sw, face(sp.Integer(0)), p, two, five)
+    assert not inside_sweep(sw, face(3 / (p + 1)), p, two, five)
 
 
 def test_covered_by_proves_families_hold_every_solution_of_a_curved_block():
@@ -263,3 +301,44 @@ def test_full_street_leaves_with_curved_blocks_are_covered():
     r = analyse_leaf(g, conds, "cabcaaccbbccc", fixed, two, twenty, set())
     assert r["families"] == 0 and not r["nonlinear"]
     assert r["pots"] == ["7/4 + sqrt(105)/4"] and pot_symbol(g).name == "P"
+
+
+def test_full_street_leaves_once_undecided_are_decided():
+    """Two leaves of kuhn3-full-simplified that the proof left undecided: the families of
+    cbbcbcbcccacc hold sqrt(P^4 - 2P^3 + 5P^2 - 52P + 84), which is imaginary at some
+    samples (there they are no real family: feasible nowhere on [2, 20], where before the
+    sign of a complex number stopped the proof); cbbcbcbbbbbcc has a constraint quadratic
+    in its free c1_K_kbf, but its affine ones (c1_K_kbf = 0 and P <= 2) leave only P = 2,
+    which becomes a pot to check."""
+    from solvers.symbolic.enumeration import conditions, pot_symbol
+    from solvers.symbolic.fullaxis.complete import analyse_leaf
+    from solvers.symbolic.fullaxis.sweep import generic_family
+
+    g = get_game("kuhn3-full-simplified")
+    fixed = reduce_game(g)
+    conds = conditions(g, None, fixed)
+    two, twenty = sp.Integer(2), sp.Integer(20)
+    fams = generic_family(g, conds, "cbbcbcbcccacc", fixed)
+    assert len(fams) == 2
+    for fam in fams:
+        assert feasible_parts(fam.constraints, fam.free_symbols(), pot_symbol(g), two,
+                              twenty) == ([], [])
+    r = analyse_leaf(g, conds, "cbbcbcbbbbbcc", fixed, two, twenty, set())
+    assert r["families"] == 1 and not r["undecided"] and not r["new"] and r["pots"] == ["2"]
+
+
+def test_extra_supports_enter_the_sweep():
+    """sweep(extra=...): supports found elsewhere (the completeness proof's new families)
+    are solved with P symbolic and placed on the pieces like the enumerations' own.  SKP
+    from one sample pot 3/2 in one round sees only 'bbb' (nobody bets) on the whole axis;
+    with the other supports of the full sweep as extra it gives that sweep's pieces."""
+    g = get_game("skp")
+    fixed = reduce_game(g)
+    one, ten = sp.Integer(1), sp.Integer(10)
+    alone = sweep(g, fixed, one, ten, start=["3/2"], rounds=1, ends=False)
+    full = sweep(g, fixed, one, ten, start=["3/2", "6"])
+    assert alone.supports == ["bbb"] and len(full.supports) == 5
+    fed = sweep(g, fixed, one, ten, start=["3/2"], rounds=1, ends=False,
+                extra=full.supports[1:])
+    assert fed.supports == full.supports
+    assert [pc.p_set for pc in fed.pieces] == [pc.p_set for pc in full.pieces]

@@ -67,7 +67,7 @@ def status(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Sym
     """``("infeasible", None)`` as in :func:`clearly_infeasible`; ``("witness", q)`` with a
     simple rational ``q`` for the one free parameter at which every constraint holds with a
     float margin (to be confirmed exactly); ``("unknown", None)`` otherwise."""
-    if len(xs) > 1:
+    if len(xs) > 1 or not cons:  # nothing to reject (no constraint): the exact check decides
         return "unknown", None
     x = xs[0] if xs else _NONE
     try:

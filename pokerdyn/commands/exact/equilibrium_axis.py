@@ -12,6 +12,7 @@ from pathlib import Path
 from pokerdyn.commands.common import emit_json
 
 MAX_NAMED = 40  # dominance over more named frequencies takes too long for this path
+ROUNDS = 3  # sweeps with --prove-complete: each takes in what the proof before found
 START = ("5/2", "7/2", "9/2", "11/2", "6", "7", "8", "9", "10", "12", "15", "20")
 
 
@@ -44,23 +45,33 @@ def run_axis(game, args) -> int:
     # no tqdm monitor thread: a multi-threaded process may not fork the --workers
     # (solvers.symbolic.fullaxis.forked.can_fork) nor the pieces' pool
     tqdm.monitor_interval = 0
-    bar = tqdm(desc="pots enumerated", unit="pot", disable=args.json, initial=len(done))
+    extra = saved.setdefault("extra", [])  # supports of families the proof found
+    for _ in range(ROUNDS):
+        bar = tqdm(desc="pots enumerated", unit="pot", disable=args.json, initial=len(done))
 
-    def step(pot: str) -> None:
-        state.write_text(json.dumps(saved))
-        bar.update(1)
-        bar.set_postfix_str(f"P = {pot}")
+        def step(pot: str) -> None:
+            state.write_text(json.dumps(saved))
+            bar.update(1)
+            bar.set_postfix_str(f"P = {pot}")
 
-    try:
-        res = sweep(game, fixed, low, high, start=start, progress=step, done=done,
-                    undecided=undecided,
-                    workers=getattr(args, "workers", None) or os.cpu_count() or 1)
-    finally:
-        bar.close()
-    rec = sweep_record(game, fixed, res, low, high)
-    if getattr(args, "prove_complete", False):
+        try:
+            res = sweep(game, fixed, low, high, start=start, progress=step, done=done,
+                        undecided=undecided, extra=extra,
+                        workers=getattr(args, "workers", None) or os.cpu_count() or 1)
+        finally:
+            bar.close()
+        rec = sweep_record(game, fixed, res, low, high)
+        if not getattr(args, "prove_complete", False):
+            break
         rec["completeness"] = _prove(game, fixed, low, high, res, state, args.json,
                                      getattr(args, "workers", None))
+        more = sorted({n["support"] for n in rec["completeness"]["new"]} - set(extra))
+        if not more:
+            break
+        # families between the enumerated pots that the sweep lacked: their supports go
+        # into the sweep (kept in --state), and the proof is run again on its new pieces
+        extra += more
+        state.write_text(json.dumps(saved))
     if args.json:
         emit_json(rec)
         return 0

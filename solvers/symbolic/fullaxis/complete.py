@@ -53,7 +53,7 @@ from solvers.symbolic import psplit
 from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
 from solvers.symbolic.fullaxis import exceptional as ex
-from solvers.symbolic.fullaxis import boxprune, groebner
+from solvers.symbolic.fullaxis import boxprune, groebner, radical
 from solvers.symbolic.fullaxis.forked import forked_map
 from solvers.symbolic.fullaxis.atpot import at_pot
 from solvers.symbolic.fullaxis.sweep import Sweep, generic_family
@@ -107,8 +107,7 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
         if case in known:
             continue
         try:
-            parts, isolated = ex.feasible_parts(fam.constraints, fam.free_symbols(), p,
-                                                low, high)
+            parts, isolated = _feasible_parts(fam, p, low, high)
         except ValueError as exc:  # constraints not affine in the free parameters
             out["undecided"].append({"support": case, "reason": str(exc)})
             continue
@@ -119,6 +118,30 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
                                "free": list(fam.free)})
     out["pots"] = [str(v) for v in psplit.merge_points(pots)]
     return out
+
+
+def _feasible_parts(fam: Family, p: sp.Symbol, low: sp.Expr, high: sp.Expr) -> tuple:
+    """:func:`.exceptional.feasible_parts` of a family; with constraints that are not
+    affine in its free parameters, those of its affine constraints when they hold on no
+    open part (a superset of the family's feasible pots, each checked as a pot), else
+    ValueError."""
+    xs = fam.free_symbols()
+    try:
+        return ex.feasible_parts(fam.constraints, xs, p, low, high)
+    except ValueError:
+        affine = [(e, s) for e, s in fam.constraints if _is_affine(e, xs)]
+        parts, isolated = ex.feasible_parts(affine, xs, p, low, high)
+        if parts:
+            raise
+        return parts, isolated
+
+
+def _is_affine(e: sp.Expr, xs: Sequence[sp.Symbol]) -> bool:
+    try:
+        psplit._affine(sp.together(e), xs)
+        return True
+    except ValueError:
+        return False
 
 
 def families_at(game: Game, conds: Sequence[Condition], case: str, v: sp.Expr,
@@ -201,7 +224,8 @@ def _enumerated(sw: Sweep, v: sp.Expr) -> bool:
 
 
 ENCLOSURE = sp.Rational(1, 10 ** 12)  # half-width of the rational interval around a pot
-NEAR_BOXES, NEAR_SECONDS = 400, 2.0  # the box proof's budget per block
+NEAR_BOXES, NEAR_SECONDS = 400, 60.0  # the box proof's budget per system: boxes decide
+# (a proof does not depend on the load); the seconds only cap it
 
 
 def enclosure(v: sp.Expr, width: sp.Rational = ENCLOSURE) -> tuple[sp.Rational, sp.Rational]:
@@ -338,6 +362,11 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
                  for c in sorted(set(st["algebraic"]))]
     st["new"] = [n for n in st["new"] if n["support"] not in known]  # a resumed state:
     # the sweep may have found more supports since (their families are in its pieces)
+    inside = {c for c in {n["support"] for n in st["new"]}
+              if all(inside_sweep(sweep_result, fam, p, low, high)
+                     for fam in generic_family(game, conds, c, fixed))}
+    faces = [n for n in st["new"] if n["support"] in inside]
+    st["new"] = [n for n in st["new"] if n["support"] not in inside]
     missing = [m for q in pots for m in q["missing"]]
     open_ = [q["pot"] for q in pots if q["open"]]
     nonlinear = sorted(set(st["nonlinear"]))
@@ -346,11 +375,56 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
             "p_min": str(low), "p_max": str(high), "leaves": len(leaves),
             "critical_tasks": sum(len(c) for _, c in st["critical"]),
             "families": st["families"], "empty_leaves": st.get("empty", 0),
-            "new": st["new"], "missing": missing,
+            "new": st["new"], "inside_sweep": faces, "missing": missing,
             "open_pots": open_, "algebraic": algebraic,
             "nonlinear": nonlinear, "undecided": st["undecided"],
             "exceptional_pots": pots, "walk_seconds": st["walk_seconds"],
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def inside_sweep(sw: Sweep, fam: Family, p: sp.Symbol, low: sp.Expr, high: sp.Expr) -> bool:
+    """Whether on every open part of ``[low, high]`` where ``fam`` (of a support the sweep
+    lacks: a face of one of its families, say) is feasible, each of its points lies in a
+    family of the sweep's piece there (:func:`contained_on`; the pieces' ends are pots,
+    checked as such)."""
+    parts, _ = ex.feasible_parts(fam.constraints, fam.free_symbols(), p, low, high)
+    for a, b in parts:
+        for pc in sw.pieces:
+            if not isinstance(pc.p_set, sp.Interval):
+                continue
+            lo = sp.Max(a, pc.p_set.start)
+            hi = pc.p_set.end if b is sp.oo else sp.Min(b, pc.p_set.end)
+            if psplit.sign(hi - lo) <= 0:
+                continue
+            if not any(contained_on(Family(s.strategy, s.free, s.raw, ""), fam, p, lo, hi)
+                       for s in pc.solutions):
+                return False
+    return True
+
+
+def contained_on(big: Family, small: Family, p: sp.Symbol, lo: sp.Expr, hi: sp.Expr) -> bool:
+    """Exactly: every point of ``small`` at every ``P`` in ``(lo, hi)`` is a point of ``big``.
+    ``big``'s free parameters take ``small``'s values, its other values must then equal
+    ``small``'s identically in ``P`` (square roots in normal form), and no constraint of
+    ``big`` may fail on an open part of ``(lo, hi)`` where ``small``'s hold
+    (:func:`.exceptional.feasible_parts` of ``small``'s constraints and the negated one)."""
+    sa, sb = small.as_dict(), big.as_dict()
+    if not set(big.free) <= set(sa):
+        return False
+    sub = {u: sa[u.name] for u in big.free_symbols()}
+    if any(not radical.is_zero(v.xreplace(sub) - sa[k], p)
+           for k, v in sb.items() if k not in big.free):
+        return False
+    t = small.free_symbols()
+    for e, strict in big.constraints:
+        g = sp.together(sp.sympify(e).xreplace(sub))
+        try:
+            parts, _ = ex.feasible_parts([*small.constraints, (-g, not strict)], t, p, lo, hi)
+        except ValueError:  # not affine in small's free parameters: not shown
+            return False
+        if parts:
+            return False
+    return True
 
 
 _JOB = None  # the arguments common to the leaves / pots (set around forked_map)

@@ -297,6 +297,8 @@ def _holds_at(cons, xs, p, v) -> bool:
     sub = [(e.xreplace({p: v}), s) for e, s in cons]
     if any(e.has(sp.zoo, sp.nan, sp.oo) for e, _ in sub):
         return False
+    if any(e.has(sp.I) for e, _ in sub):
+        return False  # the square root of a negative number: no real family at v
     return psplit.feasible([(sp.expand(e), s) for e, s in sub], list(xs))
 
 

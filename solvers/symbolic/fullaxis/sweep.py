@@ -99,7 +99,7 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
           start: Sequence[sp.Expr] = (), rounds: int = 10,
           progress: Callable[[str], None] | None = None,
           done: dict | None = None, undecided: dict | None = None,
-          ends: bool = True, workers: int = 1) -> Sweep:
+          ends: bool = True, workers: int = 1, extra: Sequence[str] = ()) -> Sweep:
     """Pieces of ``low <= P <= high`` (see the module docstring).  ``start``: pots to
     enumerate first; ``done``: pot -> supports of an earlier (resumed) run, updated in
     place; ``undecided``: pot -> [[support, reason]] of what an enumeration could not
@@ -107,7 +107,9 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     the rational ends of the pieces (step 5; off only to save time, then the sets at those
     pots are the limits of the pieces beside them and may be incomplete); ``workers``: the
     pots of a round enumerated in that many forked processes (the result does not depend
-    on it)."""
+    on it); ``extra``: supports solved with ``P`` symbolic besides those the enumerations
+    find (those of families the completeness proof, :mod:`.complete`, found between the
+    enumerated pots)."""
     t0 = time.perf_counter()
     conds = conditions(game, None, fixed)
     done = {} if done is None else done
@@ -135,7 +137,7 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
     for _ in range(rounds):
         new = False
         enumerate_all(todo)
-        cases = []
+        cases = [c for c in dict.fromkeys(extra) if c not in supports]
         for v in todo:
             seen.add(str(v))
             cases += [c for c in done[str(v)] if c not in supports and c not in cases]
