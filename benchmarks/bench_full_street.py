@@ -62,7 +62,11 @@ else:
         from pokerdyn.commands.exact.equilibrium_axis import START
         lo, hi = sp.Integer(2), sp.Integer(20)
         workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-        res = sweep(g, fixed, lo, hi, start=START, workers=workers)
+        from figures.frontier.full_street import RECORD
+        # the supports the completeness proof added (pokerdyn equilibria --prove-complete)
+        extra = json.loads(RECORD.read_text()).get("extra_supports", []) \
+            if RECORD.exists() else []
+        res = sweep(g, fixed, lo, hi, start=START, workers=workers, extra=extra)
         out["workers"] = workers
         rec = sweep_record(g, fixed, res, lo, hi)
         out["pieces"] = len(rec["pieces"])
@@ -71,7 +75,6 @@ else:
         out["coexistence"] = [c["p_set"] for c in rec["coexistence"]]
         out["sweep_seconds"] = rec["seconds"]
         if job == "axis:record":
-            from figures.frontier.full_street import RECORD
             # the cross-checks of benchmarks/full_street_third.py stay in the record
             old = json.loads(RECORD.read_text()) if RECORD.exists() else {}
             rec.update({k: old[k] for k in ("quadratic_families", "grid_check") if k in old})

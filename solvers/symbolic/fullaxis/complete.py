@@ -327,12 +327,13 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
                 progress("leaves", i + 1, len(leaves))
             if (i + 1) % SAVE_EVERY == 0:
                 _save(path, st)
-        if not st.get("retried"):  # leaves over budget in an earlier version: once more
+        if not st.get("retried_deep"):  # leaves over budget: once more, with the box
+            # proof at RETRY_BOXES first and four times the budget
             again = [u["support"] for u in st["undecided"] if u["reason"].startswith("not")]
             st["undecided"] = [u for u in st["undecided"] if u["support"] not in again]
-            for k, r in enumerate(forked_map(_leaf, again, workers, 4)):
+            for k, r in enumerate(forked_map(_retry, again, workers)):
                 _add_leaf(st, again[k], r)
-            st["retried"] = True
+            st["retried_deep"] = True
     finally:
         _JOB = None
     _save(path, st)
@@ -439,6 +440,25 @@ def _leaf(case: str) -> dict:
     except SupportTimeout:
         return {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
                 "undecided": [{"support": case, "reason": f"not solved in {seconds} s"}]}
+
+
+RETRY_BOXES, RETRY_SECONDS = 4000, 300.0  # the box proof of a leaf over budget
+
+
+def _retry(case: str) -> dict:
+    """A leaf over its budget: the box proof with :data:`RETRY_BOXES`, else
+    :func:`analyse_leaf` within four times the leaf budget."""
+    game, conds, fixed, low, high, known, seconds = _JOB
+    if high is not sp.oo and empty_between(conds, case, pot_symbol(game), _below(low),
+                                           _above(high), RETRY_BOXES, RETRY_SECONDS):
+        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
+                "undecided": [], "pots": [], "empty": True}
+    try:
+        with deadline(None if seconds is None else 4 * seconds):
+            return analyse_leaf(game, conds, case, fixed, low, high, known)
+    except SupportTimeout:
+        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
+                "undecided": [{"support": case, "reason": f"not solved in {4 * seconds} s"}]}
 
 
 def _pot(task: tuple) -> dict:

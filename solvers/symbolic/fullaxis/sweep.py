@@ -93,6 +93,7 @@ class Sweep:
     seconds: float = 0.0
     unresolved: dict = field(default_factory=dict)
     undecided: dict = field(default_factory=dict)
+    extra: list = field(default_factory=list)  # supports given from outside (``extra``)
 
 
 def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
@@ -165,7 +166,8 @@ def sweep(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
         pieces = equilibrium_pieces(game, fixed, generic=gen, tasks=tasks)
     return Sweep(pieces, {k: len(v) for k, v in done.items()}, sorted(supports),
                  time.perf_counter() - t0, unresolved(pieces, supports, done),
-                 {k: [list(u) for u in v] for k, v in undecided.items()})
+                 {k: [list(u) for u in v] for k, v in undecided.items()},
+                 sorted(set(extra)))
 
 
 def _enumerate(game: Game, conds: Sequence[Condition], fixed: Mapping[str, Any],
@@ -294,7 +296,7 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
         pieces.append({"p_set": set_str(s), "families": fams})
     return {"game": game.name, "p_min": str(low), "p_max": str(high),
             "fixed": {k: str(v) for k, v in fixed.items()}, "free_names": names,
-            "pots_enumerated": sw.pots, "supports": sw.supports,
+            "pots_enumerated": sw.pots, "supports": sw.supports, "extra_supports": sw.extra,
             "unresolved_supports": [{"support": c, "pots": v} for c, v in sw.unresolved.items()],
             "undecided": [{"pot": k, "support": c, "reason": why} for k, v in
                           sorted(sw.undecided.items(), key=lambda kv: sp.Rational(kv[0]))
