@@ -185,7 +185,8 @@ def test_box_proof_near_an_algebraic_pot_agrees_with_the_exact_solve():
     them (13 leaves have families there: none of them is declared empty)."""
     from solvers.symbolic.casesearch import walk
     from solvers.symbolic.enumeration import conditions, pot_symbol
-    from solvers.symbolic.fullaxis.complete import empty_near, enclosure, families_at
+    from solvers.symbolic.fullaxis.complete import empty_near, families_at
+    from solvers.symbolic.fullaxis.leafbox import enclosure
 
     g = get_game("kuhn3-third")
     fixed = reduce_game(g)

@@ -7,7 +7,7 @@ interval or in a leaf recorded at an isolated critical pot.
 
 0. A leaf shown to hold no equilibrium for any ``P`` of the range (exact interval
    arithmetic on its equations and sign conditions with ``P`` one more unknown:
-   :func:`empty_between`) is done.
+   :func:`.leafbox.empty_between`) is done.
 1. Every other leaf is solved with ``P`` symbolic (:func:`.sweep.generic_family`).  By
    Kalkbrener's specialization theorem (:mod:`.exceptional`) its solutions at ``P = v``
    are its generic families at ``v`` (or values of irrational branches: "algebraic",
@@ -27,7 +27,7 @@ interval or in a leaf recorded at an isolated critical pot.
    ``[low, high]`` the leaf is solved exactly (``P = v`` substituted; Groebner bases at
    rational pots, the triangular solver over QQ(v) at algebraic ones, each within a time
    budget, unless the box proof shows the leaf empty on a rational interval of width
-   2e-12 around an algebraic ``v``: :func:`empty_near`; a rational piece end, which
+   2e-12 around an algebraic ``v``: :func:`.leafbox.empty_near`; a rational piece end, which
    the sweep enumerated completely, is covered by that enumeration) and every family found must be
    contained (exactly,
    :func:`solvers.symbolic.reduce.family_contains`) in a family the sweep gives at ``v``.
@@ -53,23 +53,16 @@ from solvers.symbolic import psplit
 from solvers.symbolic.casesearch import walk
 from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
 from solvers.symbolic.fullaxis import exceptional as ex
-from solvers.symbolic.fullaxis import boxprune, groebner, radical
+from solvers.symbolic.fullaxis import groebner, radical
+from solvers.symbolic.fullaxis.leafbox import (above, below, empty_between, empty_in_parts,
+                                               empty_near, leaf_blocks)
 from solvers.symbolic.fullaxis.forked import forked_map
 from solvers.symbolic.fullaxis.atpot import at_pot
 from solvers.symbolic.fullaxis.sweep import Sweep, generic_family
 from solvers.symbolic.reduce import family_contains, reduce_families
-from solvers.symbolic.supports.solve import SupportTimeout, blocks, deadline, solve_support
+from solvers.symbolic.supports.solve import SupportTimeout, deadline, solve_support
 
 SAVE_EVERY = 25  # leaves between writes of the state file
-
-
-def leaf_blocks(conds: Sequence[Condition], case: str) -> list[tuple[list, list]]:
-    """The independent blocks (equations, unknowns) of a leaf's indifference equations."""
-    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
-    unknowns = [c.symbol for c, k in zip(conds, case) if k == "c"]
-    eqs = [e for c, k in zip(conds, case) if k == "c"
-           if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
-    return blocks(eqs, unknowns)
 
 
 def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mapping[str, Any],
@@ -78,10 +71,10 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
     exactly (exceptional pots of its blocks, poles of its families, isolated feasible
     pots), and, for a support the sweep lacks, the open P parts where a family is
     feasible.  JSON-ready (exact values as strings).  First the box proof over the whole
-    range (:func:`empty_between`): a leaf shown to hold no equilibrium for any ``P`` in
+    range (:func:`.leafbox.empty_between`): a leaf shown to hold no equilibrium for any ``P`` in
     ``[low, high]`` needs nothing else (``empty``)."""
     p = pot_symbol(game)
-    if high is not sp.oo and empty_between(conds, case, p, _below(low), _above(high)):
+    if high is not sp.oo and empty_between(conds, case, p, below(low), above(high)):
         return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
                 "undecided": [], "pots": [], "empty": True}
     pots: list = []
@@ -223,63 +216,6 @@ def _enumerated(sw: Sweep, v: sp.Expr) -> bool:
             and any(pc.p_set == sp.FiniteSet(v) for pc in sw.pieces))
 
 
-ENCLOSURE = sp.Rational(1, 10 ** 12)  # half-width of the rational interval around a pot
-NEAR_BOXES, NEAR_SECONDS = 400, 60.0  # the box proof's budget per system: boxes decide
-# (a proof does not depend on the load); the seconds only cap it
-
-
-def enclosure(v: sp.Expr, width: sp.Rational = ENCLOSURE) -> tuple[sp.Rational, sp.Rational]:
-    """Rationals ``lo < v < hi`` about ``2 width`` apart (checked exactly)."""
-    q = sp.Rational(str(sp.N(v, 40)))
-    lo, hi = q - width, q + width
-    if not (psplit.sign(v - lo) > 0 and psplit.sign(hi - v) > 0):
-        raise ArithmeticError(f"no rational enclosure of {v} found")
-    return lo, hi
-
-
-def _below(x: sp.Expr) -> sp.Rational:
-    return x if x.is_Rational else enclosure(x)[0]
-
-
-def _above(x: sp.Expr) -> sp.Rational:
-    return x if x.is_Rational else enclosure(x)[1]
-
-
-def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) -> bool:
-    """True if the leaf is shown to hold no equilibrium for any ``P`` in a rational
-    interval around ``v`` (:func:`enclosure`), so none at ``v``.  Nothing is computed
-    over the number field of ``v`` (:func:`empty_between`).  False: no proof within the
-    budget."""
-    return empty_between(conds, case, p, *enclosure(v))
-
-
-def empty_between(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
-                  hi: sp.Rational, boxes: int = NEAR_BOXES,
-                  seconds: float = NEAR_SECONDS) -> bool:
-    """True if the leaf holds no equilibrium for any ``P`` in ``[lo, hi]`` (rationals),
-    proved by exact interval arithmetic (:func:`.boxprune.empty`) with ``P = lo + (hi -
-    lo) t`` and ``t`` in ``[0, 1]`` one more unknown, which the proof bisects as it needs:
-    first one block of its indifference equations without a point in the unit box, then
-    the whole leaf (every equation and the sign conditions of its pure frequencies: gain
-    >= 0 where the frequency is 1, <= 0 where it is 0; a gain that is not a polynomial is
-    left out, which keeps the proof sound).  False: no proof within the budget
-    (``boxes``, ``seconds`` per system)."""
-    t = sp.Dummy("t")
-    at = {p: lo + (hi - lo) * t}
-    for beqs, bxs in leaf_blocks(conds, case):
-        if bxs and boxprune.empty([sp.expand(e.xreplace(at)) for e in beqs], [*bxs, t],
-                                  boxes=boxes, seconds=seconds):
-            return True
-    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
-    xs = [c.symbol for c, k in zip(conds, case) if k == "c"]
-    eqs, ineqs = [], []
-    for c, k in zip(conds, case):
-        e = sp.expand(c.gradient.xreplace(ab).xreplace(at))
-        if e.is_polynomial(*xs, t):
-            (eqs if k == "c" else ineqs).append(-e if k == "b" else e)
-    return boxprune.empty(eqs, [*xs, t], ineqs, boxes=boxes, seconds=seconds)
-
-
 def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: sp.Expr,
                      sweep_result: Sweep, progress: Callable[[str, int, int], None] | None = None,
                      state: Path | str | None = None, seconds: float | None = 20.0,
@@ -327,13 +263,13 @@ def certify_complete(game: Game, fixed: Mapping[str, Any], low: sp.Expr, high: s
                 progress("leaves", i + 1, len(leaves))
             if (i + 1) % SAVE_EVERY == 0:
                 _save(path, st)
-        if not st.get("retried_deep"):  # leaves over budget: once more, with the box
-            # proof at RETRY_BOXES first and four times the budget
+        if not st.get("retried_split"):  # leaves over budget: once more, with the box
+            # proof at RETRY_BOXES on the range and its halves first, four times the budget
             again = [u["support"] for u in st["undecided"] if u["reason"].startswith("not")]
             st["undecided"] = [u for u in st["undecided"] if u["support"] not in again]
             for k, r in enumerate(forked_map(_retry, again, workers)):
                 _add_leaf(st, again[k], r)
-            st["retried_deep"] = True
+            st["retried_split"] = True
     finally:
         _JOB = None
     _save(path, st)
@@ -442,15 +378,13 @@ def _leaf(case: str) -> dict:
                 "undecided": [{"support": case, "reason": f"not solved in {seconds} s"}]}
 
 
-RETRY_BOXES, RETRY_SECONDS = 4000, 300.0  # the box proof of a leaf over budget
-
-
 def _retry(case: str) -> dict:
-    """A leaf over its budget: the box proof with :data:`RETRY_BOXES`, else
+    """A leaf over its budget: the box proof with :data:`.leafbox.RETRY_BOXES` on the range, else
+    on its halves, quarters and eighths (:func:`.leafbox.empty_in_parts`), else
     :func:`analyse_leaf` within four times the leaf budget."""
     game, conds, fixed, low, high, known, seconds = _JOB
-    if high is not sp.oo and empty_between(conds, case, pot_symbol(game), _below(low),
-                                           _above(high), RETRY_BOXES, RETRY_SECONDS):
+    if high is not sp.oo and empty_in_parts(conds, case, pot_symbol(game), below(low),
+                                            above(high)):
         return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
                 "undecided": [], "pots": [], "empty": True}
     try:

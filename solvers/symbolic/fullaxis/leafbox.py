@@ -1,0 +1,99 @@
+"""Exact proofs that a leaf of the case walk holds no equilibrium for any pot in a range,
+with ``P`` one more unknown of the box proof (:func:`.boxprune.empty`): the completeness
+proof (:mod:`.complete`) uses them to skip whole leaves (:func:`empty_between`), to
+settle a leaf at an algebraic pot without computing in its number field
+(:func:`empty_near`) and, bisecting the range, for leaves over their budget
+(:func:`empty_in_parts`)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import sympy as sp
+
+from solvers.symbolic import psplit
+from solvers.symbolic.enumeration import Condition
+from solvers.symbolic.fullaxis import boxprune
+from solvers.symbolic.supports.solve import blocks
+
+
+def leaf_blocks(conds: Sequence[Condition], case: str) -> list[tuple[list, list]]:
+    """The independent blocks (equations, unknowns) of a leaf's indifference equations."""
+    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
+    unknowns = [c.symbol for c, k in zip(conds, case) if k == "c"]
+    eqs = [e for c, k in zip(conds, case) if k == "c"
+           if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
+    return blocks(eqs, unknowns)
+
+
+ENCLOSURE = sp.Rational(1, 10 ** 12)  # half-width of the rational interval around a pot
+NEAR_BOXES, NEAR_SECONDS = 400, 60.0  # the box proof's budget per system: boxes decide
+# (a proof does not depend on the load); the seconds only cap it
+
+
+def enclosure(v: sp.Expr, width: sp.Rational = ENCLOSURE) -> tuple[sp.Rational, sp.Rational]:
+    """Rationals ``lo < v < hi`` about ``2 width`` apart (checked exactly)."""
+    q = sp.Rational(str(sp.N(v, 40)))
+    lo, hi = q - width, q + width
+    if not (psplit.sign(v - lo) > 0 and psplit.sign(hi - v) > 0):
+        raise ArithmeticError(f"no rational enclosure of {v} found")
+    return lo, hi
+
+
+def below(x: sp.Expr) -> sp.Rational:
+    """``x`` if rational, else a rational just below it."""
+    return x if x.is_Rational else enclosure(x)[0]
+
+
+def above(x: sp.Expr) -> sp.Rational:
+    """``x`` if rational, else a rational just above it."""
+    return x if x.is_Rational else enclosure(x)[1]
+
+
+def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) -> bool:
+    """True if the leaf is shown to hold no equilibrium for any ``P`` in a rational
+    interval around ``v`` (:func:`enclosure`), so none at ``v``.  Nothing is computed
+    over the number field of ``v`` (:func:`empty_between`).  False: no proof within the
+    budget."""
+    return empty_between(conds, case, p, *enclosure(v))
+
+
+def empty_between(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
+                  hi: sp.Rational, boxes: int = NEAR_BOXES,
+                  seconds: float = NEAR_SECONDS) -> bool:
+    """True if the leaf holds no equilibrium for any ``P`` in ``[lo, hi]`` (rationals),
+    proved by exact interval arithmetic (:func:`.boxprune.empty`) with ``P = lo + (hi -
+    lo) t`` and ``t`` in ``[0, 1]`` one more unknown, which the proof bisects as it needs:
+    first one block of its indifference equations without a point in the unit box, then
+    the whole leaf (every equation and the sign conditions of its pure frequencies: gain
+    >= 0 where the frequency is 1, <= 0 where it is 0; a gain that is not a polynomial is
+    left out, which keeps the proof sound).  False: no proof within the budget
+    (``boxes``, ``seconds`` per system)."""
+    t = sp.Dummy("t")
+    at = {p: lo + (hi - lo) * t}
+    for beqs, bxs in leaf_blocks(conds, case):
+        if bxs and boxprune.empty([sp.expand(e.xreplace(at)) for e in beqs], [*bxs, t],
+                                  boxes=boxes, seconds=seconds):
+            return True
+    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
+    xs = [c.symbol for c, k in zip(conds, case) if k == "c"]
+    eqs, ineqs = [], []
+    for c, k in zip(conds, case):
+        e = sp.expand(c.gradient.xreplace(ab).xreplace(at))
+        if e.is_polynomial(*xs, t):
+            (eqs if k == "c" else ineqs).append(-e if k == "b" else e)
+    return boxprune.empty(eqs, [*xs, t], ineqs, boxes=boxes, seconds=seconds)
+
+
+RETRY_BOXES, RETRY_SECONDS = 4000, 300.0  # the box proof of a leaf over budget
+
+
+def empty_in_parts(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
+                   hi: sp.Rational, depth: int = 3) -> bool:
+    """:func:`empty_between` on ``[lo, hi]`` with :data:`RETRY_BOXES`, else on both halves
+    (down to ``depth`` bisections): a wide range can need more boxes than its parts
+    together (kuhn3-full-simplified's leaf ccbcacccbcccc on [2, 20])."""
+    if empty_between(conds, case, p, lo, hi, RETRY_BOXES, RETRY_SECONDS):
+        return True
+    mid = (lo + hi) / 2
+    return depth > 0 and empty_in_parts(conds, case, p, lo, mid, depth - 1) and \
+        empty_in_parts(conds, case, p, mid, hi, depth - 1)
