@@ -144,6 +144,16 @@ def pieces(points: Sequence[sp.Expr], low: sp.Expr = sp.S.Zero) -> list[Piece]:
     return out
 
 
+def is_affine(cons: Sequence[Constraint], xs: Sequence[sp.Symbol]) -> bool:
+    """Whether every constraint is affine in ``xs`` (:func:`_affine` raises no error)."""
+    try:
+        for e, _ in cons:
+            _affine(e, xs)
+    except ValueError:
+        return False
+    return True
+
+
 def _affine(expr: sp.Expr, xs: Sequence[sp.Symbol]) -> tuple[list[sp.Expr], sp.Expr]:
     """Coefficients of ``xs`` and the constant term of an affine ``expr`` (ValueError if not
     affine in ``xs``)."""

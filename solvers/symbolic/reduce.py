@@ -125,15 +125,6 @@ def _is_zero(e: sp.Expr) -> bool:
     return sp.expand(sp.radsimp(num)) == 0
 
 
-def _affine(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol]) -> bool:
-    try:
-        for e, _ in cons:
-            psplit._affine(e, xs)
-    except ValueError:
-        return False
-    return True
-
-
 def _probability(v: sp.Expr) -> bool:
     return psplit.sign(v) >= 0 and psplit.sign(1 - v) >= 0
 
@@ -154,7 +145,7 @@ def _reduce_one(fam: Family, ctx: _Ctx) -> list[Family]:
         cn = [(e, s) for e, s in cn if e.free_symbols]
         if not xs:
             return [fam]
-        affine = _affine(cn, xs)
+        affine = psplit.is_affine(cn, xs)
         if affine and len(xs) == 1:
             return _affine_interval(fam, cn, xs[0], ctx)
         if affine and not psplit.feasible(cn, xs):
@@ -197,7 +188,7 @@ def _implicit_equality(fam: Family, cn, xs, ctx: _Ctx) -> tuple[sp.Symbol, sp.Ex
     ``cn`` (the family's constraints at the decision value), and its value (symbolic in
     ``P`` where the family is); None if they span a full-dimensional set."""
     sym = [sp.expand(e) for e, _ in fam.constraints if sp.expand(ctx.num(e)).free_symbols]
-    idx = [k for k, c in enumerate(cn) if _affine([c], xs)]
+    idx = [k for k, c in enumerate(cn) if psplit.is_affine([c], xs)]
     aff = [cn[k] for k in idx]
     if _float_interior(aff, xs):
         return None
@@ -386,8 +377,8 @@ def _contains(big: Family, small: Family, ctx: _Ctx) -> bool:
             if not _holds(g, s):
                 return False
             continue
-        neg = [(sp.expand(-g) if _affine([(g, s)], t) else -g, not s)]
-        if len(t) > 1 and not _affine(ca + neg, t):
+        neg = [(sp.expand(-g) if psplit.is_affine([(g, s)], t) else -g, not s)]
+        if len(t) > 1 and not psplit.is_affine(ca + neg, t):
             return False  # not decidable exactly here: keep both
         if psplit.feasible(ca + neg, t):
             return False

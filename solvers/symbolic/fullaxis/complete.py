@@ -75,8 +75,7 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
     ``[low, high]`` needs nothing else (``empty``)."""
     p = pot_symbol(game)
     if high is not sp.oo and empty_between(conds, case, p, below(low), above(high)):
-        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
-                "undecided": [], "pots": [], "empty": True}
+        return _no_families(empty=True)
     pots: list = []
     curved, empty = [], False  # non-linear positive-dimensional blocks
     for beqs, bxs in leaf_blocks(conds, case):
@@ -122,19 +121,11 @@ def _feasible_parts(fam: Family, p: sp.Symbol, low: sp.Expr, high: sp.Expr) -> t
     try:
         return ex.feasible_parts(fam.constraints, xs, p, low, high)
     except ValueError:
-        affine = [(e, s) for e, s in fam.constraints if _is_affine(e, xs)]
+        affine = [c for c in fam.constraints if psplit.is_affine([c], xs)]
         parts, isolated = ex.feasible_parts(affine, xs, p, low, high)
         if parts:
             raise
         return parts, isolated
-
-
-def _is_affine(e: sp.Expr, xs: Sequence[sp.Symbol]) -> bool:
-    try:
-        psplit._affine(sp.together(e), xs)
-        return True
-    except ValueError:
-        return False
 
 
 def families_at(game: Game, conds: Sequence[Condition], case: str, v: sp.Expr,
@@ -367,32 +358,41 @@ def contained_on(big: Family, small: Family, p: sp.Symbol, lo: sp.Expr, hi: sp.E
 _JOB = None  # the arguments common to the leaves / pots (set around forked_map)
 
 
-def _leaf(case: str) -> dict:
-    """:func:`analyse_leaf` within the leaf budget (past it: undecided)."""
-    game, conds, fixed, low, high, known, seconds = _JOB
+def _no_families(empty: bool = False, undecided: Sequence[dict] = ()) -> dict:
+    """The result of a leaf without families: shown empty, or undecided."""
+    out = {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
+           "undecided": list(undecided), "pots": []}
+    return {**out, "empty": True} if empty else out
+
+
+def _within(case: str, seconds: float | None) -> dict:
+    """:func:`analyse_leaf` of ``case`` within ``seconds`` (past it: undecided)."""
+    game, conds, fixed, low, high, known, _ = _JOB
     try:
         with deadline(seconds):
             return analyse_leaf(game, conds, case, fixed, low, high, known)
     except SupportTimeout:
-        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
-                "undecided": [{"support": case, "reason": f"not solved in {seconds} s"}]}
+        return _no_families(undecided=[{"support": case,
+                                        "reason": f"not solved in {seconds} s"}])
+
+
+def _leaf(case: str) -> dict:
+    """:func:`analyse_leaf` within the leaf budget (past it: undecided)."""
+    return _within(case, _JOB[-1])
+
+
+RETRY_FACTOR = 4  # the budget of a leaf retried, in leaf budgets
 
 
 def _retry(case: str) -> dict:
-    """A leaf over its budget: the box proof with :data:`.leafbox.RETRY_BOXES` on the range, else
-    on its halves, quarters and eighths (:func:`.leafbox.empty_in_parts`), else
-    :func:`analyse_leaf` within four times the leaf budget."""
-    game, conds, fixed, low, high, known, seconds = _JOB
+    """A leaf over its budget: the box proof with :data:`.leafbox.RETRY_BOXES` on the
+    range, else on its halves, quarters and eighths (:func:`.leafbox.empty_in_parts`),
+    else :func:`analyse_leaf` within :data:`RETRY_FACTOR` times the leaf budget."""
+    game, conds, _, low, high, _, seconds = _JOB
     if high is not sp.oo and empty_in_parts(conds, case, pot_symbol(game), below(low),
                                             above(high)):
-        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [],
-                "undecided": [], "pots": [], "empty": True}
-    try:
-        with deadline(None if seconds is None else 4 * seconds):
-            return analyse_leaf(game, conds, case, fixed, low, high, known)
-    except SupportTimeout:
-        return {"families": 0, "algebraic": False, "nonlinear": False, "new": [], "pots": [],
-                "undecided": [{"support": case, "reason": f"not solved in {4 * seconds} s"}]}
+        return _no_families(empty=True)
+    return _within(case, None if seconds is None else RETRY_FACTOR * seconds)
 
 
 def _pot(task: tuple) -> dict:

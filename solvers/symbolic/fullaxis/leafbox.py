@@ -13,15 +13,12 @@ import sympy as sp
 from solvers.symbolic import psplit
 from solvers.symbolic.enumeration import Condition
 from solvers.symbolic.fullaxis import boxprune
-from solvers.symbolic.supports.solve import blocks
+from solvers.symbolic.supports.solve import blocks, case_equations, pure_values
 
 
 def leaf_blocks(conds: Sequence[Condition], case: str) -> list[tuple[list, list]]:
     """The independent blocks (equations, unknowns) of a leaf's indifference equations."""
-    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
-    unknowns = [c.symbol for c, k in zip(conds, case) if k == "c"]
-    eqs = [e for c, k in zip(conds, case) if k == "c"
-           if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
+    _, unknowns, eqs = case_equations(conds, case)
     return blocks(eqs, unknowns)
 
 
@@ -74,7 +71,7 @@ def empty_between(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Ra
         if bxs and boxprune.empty([sp.expand(e.xreplace(at)) for e in beqs], [*bxs, t],
                                   boxes=boxes, seconds=seconds):
             return True
-    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
+    ab = pure_values(conds, case)
     xs = [c.symbol for c, k in zip(conds, case) if k == "c"]
     eqs, ineqs = [], []
     for c, k in zip(conds, case):

@@ -50,7 +50,7 @@ from solvers.symbolic.fullaxis import forked
 from solvers.symbolic.fullaxis.forked import forked_results
 from solvers.symbolic.fullaxis.groebner import solve_block
 from solvers.symbolic.piecewise import Piece, equilibrium_pieces
-from solvers.symbolic.supports.solve import solve_support
+from solvers.symbolic.supports.solve import pure_values, solve_support
 
 
 def generic_family(game: Game, conds: Sequence[Condition], case: str,
@@ -236,8 +236,7 @@ def _point_tasks(pieces: Sequence[Piece], conds: Sequence[Condition], done: dict
         if found and key in found:
             out[sp.srepr(v)] = (v, [("family", f) for f in found[key]])
             continue
-        leaves = [("leaf", {c.symbol: sp.Integer(1 if k == "a" else 0)
-                            for c, k in zip(conds, case) if k in "ab"}, case) for case in cases]
+        leaves = [("leaf", pure_values(conds, case), case) for case in cases]
         out[sp.srepr(v)] = (v, leaves)
     return out
 

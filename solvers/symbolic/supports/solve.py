@@ -105,6 +105,21 @@ def _distance(sol: Mapping, near: Mapping[sp.Symbol, float]) -> float:
     return out
 
 
+def pure_values(conds: Sequence[Condition], case: str) -> dict:
+    """The values of a case's pure frequencies: 1 where its letter is ``a``, 0 at ``b``."""
+    return {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
+
+
+def case_equations(conds: Sequence[Condition], case: str) -> tuple[dict, list, list]:
+    """A case's pure values (:func:`pure_values`), its mixed unknowns (letter ``c``) and
+    their indifference equations with the pure values put in (those that do not vanish)."""
+    ab = pure_values(conds, case)
+    unknowns = [c.symbol for c, k in zip(conds, case) if k == "c"]
+    eqs = [e for c, k in zip(conds, case) if k == "c"
+           if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
+    return ab, unknowns, eqs
+
+
 def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any],
                   names: Sequence[str], near: Mapping[str, float] | None = None,
                   keep: float = 0.05, p: sp.Symbol | None = None,
@@ -124,10 +139,7 @@ def solve_support(conds: Sequence[Condition], case: str, fixed: Mapping[str, Any
     returns a block's branches at a numeric pot (default: the triangular solver)."""
     if len(case) != len(conds):
         raise GameError(f"case {case!r} has {len(case)} letters for {len(conds)} parameters")
-    ab = {c.symbol: sp.Integer(1 if k == "a" else 0) for c, k in zip(conds, case) if k in "ab"}
-    unknowns = [c.symbol for c, k in zip(conds, case) if k == "c"]
-    eqs = [e for c, k in zip(conds, case) if k == "c"
-           if (e := sp.expand(c.gradient.xreplace(ab))) != 0]
+    ab, unknowns, eqs = case_equations(conds, case)
     point = {sp.Symbol(k, real=True): float(v) for k, v in (near or {}).items()}
     if p is not None and point:
         point[p] = float(near[p.name])
