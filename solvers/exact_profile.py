@@ -71,7 +71,8 @@ def _chance(game: Game) -> tuple[dict[int, int], int]:
 
 
 def integer_values(game: Game, sig_num: Sequence[Sequence[int]], sig_den: int,
-                   pay_num: Sequence[Sequence[int]], pay_den: int) -> tuple[list, list]:
+                   pay_num: Sequence[Sequence[int]], pay_den: int,
+                   ratio=Fraction) -> tuple[list, list]:
     """:func:`exact_values` on integers: action ``a`` of set ``I`` has probability
     ``sig_num[I][a] / sig_den``, terminal ``t`` pays player ``p`` ``pay_num[t][p] / pay_den``.
 
@@ -80,7 +81,9 @@ def integer_values(game: Game, sig_num: Sequence[Sequence[int]], sig_den: int,
     ``k`` and ``c``, so sums and maxima are exact on integers.  Expected payoffs: one pass
     with everyone's probabilities.  Best-response values: per player one forward pass
     (chance and the others' reach per own sequence) and a backup of the maxima over her
-    sets, children first (the sequence-form passes of :mod:`solvers._kernels`)."""
+    sets, children first (the sequence-form passes of :mod:`solvers._kernels`).  ``ratio(
+    numerator, denominator)`` makes each result (:class:`Quadratic` numerators: their own
+    division)."""
     kind, parent, edge, player, infoset = (a.tolist() for a in (
         game.kind, game.parent, game.edge, game.player, game.infoset))
     n, n_inf = game.n_nodes, len(game.infosets)
@@ -116,7 +119,7 @@ def integer_values(game: Game, sig_num: Sequence[Sequence[int]], sig_den: int,
         return rows, sig_den ** s_max * cden ** c_max * pay_den
 
     rows, den = forward(-1)
-    values = [Fraction(sum(r * pay_num[t][p] for _, r, t in rows), den)
+    values = [ratio(sum(r * pay_num[t][p] for _, r, t in rows), den)
               for p in range(game.n_players)]
     best = []
     for who in range(game.n_players):
@@ -126,7 +129,7 @@ def integer_values(game: Game, sig_num: Sequence[Sequence[int]], sig_den: int,
         direct: dict[int, int] = {}
         for s, r, t in rows:
             direct[s] = direct.get(s, 0) + r * pay_num[t][who]
-        best.append(Fraction(_best_up(topo.tolist(), iparent.tolist(), direct, n_actions,
+        best.append(ratio(_best_up(topo.tolist(), iparent.tolist(), direct, n_actions,
                                       amax), den))
     return values, best
 
@@ -146,4 +149,96 @@ def _best_up(topo, iparent, direct, n_actions, amax) -> int:
     return root
 
 
-__all__ = ["exact_values", "integer_values", "rational"]
+class Quadratic:
+    """An exact number ``a + b sqrt(d)`` of the field QQ(sqrt d) (``a``, ``b`` int or
+    Fraction, ``d`` a positive square-free integer), with the operations and the exact order
+    that :func:`integer_values` needs: the values and best responses of a profile whose
+    probabilities lie in QQ(sqrt d) (an equilibrium on a curve whose values carry a square
+    root of the curve's parameter) are exact."""
+
+    __slots__ = ("a", "b", "d")
+
+    def __init__(self, a, b, d: int):
+        self.a, self.b, self.d = a, b, d
+
+    def _lift(self, o) -> "Quadratic":
+        if isinstance(o, Quadratic):
+            if o.d != self.d:
+                raise ValueError(f"sqrt({o.d}) and sqrt({self.d}) in one computation")
+            return o
+        return Quadratic(o, 0, self.d)
+
+    def __add__(self, o):
+        o = self._lift(o)
+        return Quadratic(self.a + o.a, self.b + o.b, self.d)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return Quadratic(-self.a, -self.b, self.d)
+
+    def __sub__(self, o):
+        return self + (-self._lift(o))
+
+    def __rsub__(self, o):
+        return self._lift(o) - self
+
+    def __mul__(self, o):
+        o = self._lift(o)
+        return Quadratic(self.a * o.a + self.b * o.b * self.d, self.a * o.b + self.b * o.a,
+                         self.d)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, q):
+        """Division by a rational (what :func:`integer_values` asks for)."""
+        q = Fraction(q)
+        return Quadratic(Fraction(self.a) / q, Fraction(self.b) / q, self.d)
+
+    def sign(self) -> int:
+        """The exact sign: ``a`` and ``b sqrt d`` compared by their squares."""
+        sa, sb = (self.a > 0) - (self.a < 0), (self.b > 0) - (self.b < 0)
+        if sa == sb or sb == 0:
+            return sa
+        if sa == 0:
+            return sb
+        big = self.a * self.a - self.b * self.b * self.d
+        return sa if big > 0 else sb
+
+    def __bool__(self):
+        return self.a != 0 or self.b != 0
+
+    def __eq__(self, o):
+        return not (self - o)
+
+    def __lt__(self, o):
+        return (self - o).sign() < 0
+
+    def __gt__(self, o):
+        return (self - o).sign() > 0
+
+    def __le__(self, o):
+        return not self > o
+
+    def __ge__(self, o):
+        return not self < o
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"({self.a} + {self.b}*sqrt({self.d}))"
+
+
+def quadratic_values(game: Game, probs: Sequence[Sequence], payoffs: Sequence[Sequence[Fraction]],
+                     d: int) -> tuple[list, list]:
+    """:func:`exact_values` for probabilities in QQ(sqrt d) (``probs[I][a]``: a
+    :class:`Quadratic` or a rational, per information set in ``game.infosets`` order): the
+    payoffs and best-response values as :class:`Quadratic` numbers."""
+    num = [tuple(p if isinstance(p, Quadratic) else Quadratic(Fraction(p), 0, d) for p in row)
+           for row in probs]
+    pden = math.lcm(*(Fraction(u).denominator for row in payoffs for u in row))
+    pnum = [[int(Fraction(u) * pden) for u in row] for row in payoffs]
+    return integer_values(game, num, 1, pnum, pden, ratio=lambda x, q: x / q)
+
+
+__all__ = ["Quadratic", "exact_values", "integer_values", "quadratic_values", "rational"]

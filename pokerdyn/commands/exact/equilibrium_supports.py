@@ -24,6 +24,12 @@ def run_supports(game, args) -> int:
     if args.json:
         emit_json(set_record(res))
         return 0
+    print_set(game, pot, res)
+    return 0
+
+
+def print_set(game, pot, res) -> None:
+    """The families and curves of an equilibrium set, and the runs' largest distance."""
     print(f"{game.name} at P = {pot}: {len(res.families)} certified families from "
           f"{len(res.runs)} runs (dominance fixes {len(res.fixed)} parameters)")
     for k, c in enumerate(res.families, 1):
@@ -33,9 +39,19 @@ def run_supports(game, args) -> int:
         for n, v in f.strategy:
             if n not in res.fixed:
                 print(f"    {n} = {v}")
+    for k, c in enumerate(res.curves, 1):
+        parts = ", ".join(f"[{float(a):.6g}, {float(b):.6g}]" for a, b in c.parts)
+        root = f"; sqrt({c.radicand})" if c.radicand is not None else ""
+        print(f"  curve {k} (support {c.case}): parameter {c.parameter} in {parts}{root}; "
+              "payoffs " + ", ".join(f"E{i + 1} in [{lo:.6g}, {hi:.6g}]"
+                                          for i, (lo, hi) in enumerate(c.payoff_range)))
+        for n, v in c.values:
+            print(f"    {n} = {v}")
     worst = max(d for d, _ in res.distances)
     print(f"  largest distance of a learned limit to its nearest family: {worst:.2e}")
-    return 0
+    if res.curve_distances:
+        best = [min(d, e) for (d, _), e in zip(res.distances, res.curve_distances)]
+        print(f"  ... to its nearest family or curve: {max(best):.2e}")
 
 
 def parse_pot_range(text: str, game) -> tuple:

@@ -9,7 +9,8 @@ solved and certified exactly.
 * :mod:`.solve` -- one support solved exactly (independent blocks of the indifference
   equations solved apart), its constraints, an exact witness and certificate;
 * :mod:`.equilibrium_set` -- the pipeline: dominance, proposals, families, distances of the
-  learned limits to the families;
+  learned limits to the families; supports too slow to solve go to
+  :mod:`.curves` (curves of equilibria algebraic in one unknown);
 * :mod:`.pot_axis` -- a support solved with the pot ``P`` symbolic, the exact P intervals
   of each family and its certificate at a rational pot of each;
 * :mod:`.pot_sweep` -- the pipeline along a pot range: sample pots, P-symbolic families,

@@ -15,6 +15,11 @@ The set found is the union of the certified families, reported as its maximal me
 runs reach, with no claim about supports no run comes near (the case search of
 :mod:`solvers.symbolic.enumeration` makes that claim, up to 16 parameters).
 
+A support whose exact solution exceeds its budget is handed, at a rational pot, to
+:func:`.curves.support_curves`: its block may hold a curve of equilibria
+whose values are algebraic in one unknown (3-player Kuhn poker at P = 4), certified by an
+exact NashConv 0 in a quadratic field; curves are reported beside the families.
+
 Distances (:func:`.geometry.distance`): max norm over the parameters, leaving out the
 dominated parameters at information sets the limit reaches with probability below
 ``REACH_MIN`` (an average strategy there is arbitrary, and so is Nash play).  A run farther
@@ -33,6 +38,7 @@ import sympy as sp
 
 from games import Game, GameError, compile_game
 
+from solvers.symbolic.supports.curves import Curve, curve_record, support_curves
 from solvers.symbolic.dominance import _reach
 from solvers.symbolic.enumeration import Family
 from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
@@ -75,6 +81,9 @@ class EquilibriumSet:
     distances: tuple[tuple[float, int], ...]  # per run: (distance, index of nearest family)
     seconds: dict = field(default_factory=dict)
     skipped: tuple[str, ...] = ()  # supports (case strings) not solved within their budget
+    curves: tuple[Curve, ...] = ()  # certified curves of equilibria of the skipped supports
+    curve_distances: tuple[float, ...] = ()  # per run: to the nearest curve (sampled)
+    curve_notes: tuple[str, ...] = ()  # what the curve solver left undecided
 
 
 def certify(sysm, fam: Family, candidates: Sequence[np.ndarray]) -> CertifiedFamily:
@@ -121,7 +130,8 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     iterations: dict | None = None, methods: Sequence[str] = ("cfr+", "fp"),
                     mode: str = "strict", runs: Sequence[LearnedProfile] | None = None,
                     target: float = 1e-3, rounds: int = 2, workers: int | None = 1,
-                    tol: float | None = None, solver=None) -> EquilibriumSet:
+                    tol: float | None = None, solver=None, curves: bool = True
+                    ) -> EquilibriumSet:
     """Certified equilibrium families of ``game`` at the exact pot ``pot`` from ``seeds``
     seeded runs of each of ``methods`` (or the given ``runs``), with each run's distance to
     the nearest family (runs farther than ``target`` refined, see the module docstring);
@@ -129,7 +139,9 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     run stops once its NashConv is at most ``tol``; ``solver(case, fixed, values)``: the
     families of one support at this pot (default :func:`.solve.solve_support` within
     ``SECONDS``; :func:`.pot_sweep.pot_sweep` solves with ``P`` symbolic instead, and falls
-    back to the default where that raises :class:`.solve.SupportTimeout`)."""
+    back to the default where that raises :class:`.solve.SupportTimeout`); ``curves``: the
+    supports skipped that way are handed to :func:`.curves.support_curves`
+    (curves of equilibria algebraic in one parameter, at a rational pot)."""
     clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
@@ -226,9 +238,25 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     dists = [(float(table[k, keep].min()), int(np.argmin(table[k, keep]))) if keep
              else (float("inf"), -1) for k in range(len(runs))]
     clock["certify"] = time.perf_counter() - t
+    found, notes, cdists = [], [], []
+    if curves and skipped and pot is not None and sp.sympify(pot).is_Rational:
+        t = time.perf_counter()
+        for case in skipped:
+            cs, sk = support_curves(game, pot, gains.conditions, case, fixed)
+            found += cs
+            notes += [f"{case}: {n}" for n in sk]
+        pts = np.array([[pt.get(n, 0.0) for n in names] for c in found for pt in c.points()])
+        for r in runs if found else ():
+            y = np.array([r.values[n] for n in names])
+            rv = reach(y)
+            mask = np.array([n not in dom.fixed or rv[I] >= REACH_MIN
+                             for n, I in zip(names, where)])
+            cdists.append(float(np.abs(pts - y)[:, mask].max(axis=1).min()))
+        clock["curves"] = time.perf_counter() - t
     return EquilibriumSet(game.name, pot, fixed, tuple(free_names),
                           tuple(certified[i] for i in keep), tuple(runs), tuple(dists), clock,
-                          tuple(skipped))
+                          tuple(skipped), tuple(found), tuple(cdists), tuple(notes))
+
 
 
 def maximal(idx: Sequence[int], nums: Sequence[Numeric], rng: np.random.Generator,
@@ -275,10 +303,13 @@ def set_record(res: EquilibriumSet) -> dict:
     runs = [{"method": r.method, "seed": r.seed, "iterations": r.iterations,
              "nash_conv": r.nash_conv, "distance": d, "family": i}
             for r, (d, i) in zip(res.runs, res.distances)]
+    for run, d in zip(runs, res.curve_distances):
+        run["curve_distance"] = d
     return {"game": res.game, "pot": str(res.pot), "method": "supports",
             "dominance_fixed": {k: int(v) for k, v in res.fixed.items()}, "free": list(res.free),
             "families": fams, "runs": runs, "seconds": res.seconds,
-            "skipped_supports": list(res.skipped)}
+            "skipped_supports": list(res.skipped),
+            "curves": [curve_record(c) for c in res.curves], "curve_notes": list(res.curve_notes)}
 
 
 def family_from_record(rec: dict) -> tuple[Family, list[dict]]:

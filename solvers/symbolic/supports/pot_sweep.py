@@ -120,7 +120,9 @@ def pot_sweep(game: Game, low: Any, high: Any, grid: int = 5, seeds: int = 4, se
         t = time.perf_counter()
         sets.append(equilibrium_set(game, pot, seeds=seeds, seed=seed, methods=methods,
                                     workers=workers, rounds=rounds, tol=tol,
-                                    solver=solver_at(pot)))
+                                    solver=solver_at(pot), curves=False))
+        # curves=False: a curve of one pot is not followed in P, and its search (minutes per
+        # skipped support) would dominate a sweep; `equilibria GAME --pot X` looks for them
         clock["pots"] += time.perf_counter() - t
         for c in sets[-1].families:  # solved at this pot only: a family of P = pot
             if not any(c.family is f for f in returned):
