@@ -34,13 +34,16 @@ def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
     rec = set_record(res)
     by = {m: max(d for r, (d, _) in zip(res.runs, res.distances) if r.method == m)
           for m in ("cfr+", "fp")}
+    near = [min(d, *res.curve_distances[k:k + 1]) for k, (d, _) in enumerate(res.distances)]
+    by_curves = {m: max(d for r, d in zip(res.runs, near) if r.method == m)
+                 for m in ("cfr+", "fp")}
     own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     q.put({"pot": pot, "seconds": time.perf_counter() - t, "stages": res.seconds,
            "cpu_seconds": own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime,
            "workers": workers, "tol": tol,
            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-           "families": len(res.families), "runs": len(res.runs),
-           "max_distance": by, "record": rec})
+           "families": len(res.families), "curves": len(res.curves), "runs": len(res.runs),
+           "max_distance": by, "max_distance_families_or_curves": by_curves, "record": rec})
 
 
 def _sweep(pots: str, seeds: int, workers, tol, q) -> None:
@@ -114,8 +117,11 @@ def main() -> None:
         st = ", ".join(f"{k} {v:.1f} s" for k, v in r["stages"].items())
         print(f"kuhn3 at P = {pot}: {r['seconds']:.1f} s ({st}; CPU {r['cpu_seconds']:.0f} s, "
               f"{r['workers'] or 'all'} workers), {r['peak_rss_mb']:.0f} MB, "
-              f"{r['families']} families, largest distance CFR+ {r['max_distance']['cfr+']:.1e} "
-              f"FP {r['max_distance']['fp']:.1e} over {r['runs']} runs")
+              f"{r['families']} families and {r['curves']} curves, largest distance CFR+ "
+              f"{r['max_distance']['cfr+']:.1e} FP {r['max_distance']['fp']:.1e} over "
+              f"{r['runs']} runs (to a family or curve: CFR+ "
+              f"{r['max_distance_families_or_curves']['cfr+']:.1e} FP "
+              f"{r['max_distance_families_or_curves']['fp']:.1e})")
     if args.sweep:
         r = _in_process(_sweep, args.sweep, args.sweep_seeds, args.workers, args.tol or 1e-5)
         if "record" in r:

@@ -38,6 +38,7 @@ FIGURES: dict[str, str] = {
     "full_street": "figures.frontier.full_street",
     "kuhn3_family": "figures.frontier.kuhn3_family",
     "kuhn3_pot": "figures.frontier.kuhn3_pot",
+    "kuhn3_p4_curves": "figures.frontier.kuhn3_p4_curves",
     "mercer_tables_2p": "figures.mercer.tables_2p",
     "mercer_tables_3p": "figures.mercer.tables_3p",
     "mercer_table7": "figures.mercer.table7",
