@@ -66,6 +66,7 @@ class Curve:
     certificates: tuple[dict, ...]
     others: tuple[tuple[str, sp.Expr], ...] = ()  # the support's pure and dominated values
     payoff_range: tuple[tuple[float, float], ...] = ()  # per player, over the sampled parts
+    neighbours: tuple[str, ...] = ()  # the supports at the parts' ends (:func:`_neighbours`)
 
     @property
     def parameter(self) -> str:
@@ -166,13 +167,27 @@ def _on(b: dict, u: sp.Symbol, w: sp.Symbol, c: dict) -> bool:
         pb = {x: sp.N(v.xreplace({u: t}), 30) for x, v in b.items()}
         if any(not v.is_real for v in pb.values()):
             continue
-        pc = {x: sp.N(v.xreplace({w: pb[w]}), 30) for x, v in c.items()}
-        if any(not v.is_real or abs(v - pb[x]) > 1e-20 for x, v in pc.items()):
+        if not any(_same(pb, {x: sp.N(v.xreplace({w: pb[w]}), 30) for x, v in br.items()})
+                   for br in _conjugates(c, w)):
             return False
         hits += 1
         if hits == 3:
             return True
     return False
+
+
+def _same(p: dict, q: dict) -> bool:
+    return all(v.is_real and abs(v - p[x]) <= 1e-20 for x, v in q.items())
+
+
+def _conjugates(c: dict, w: sp.Symbol) -> list[dict]:
+    """The branch ``c`` and, if it has a square root in ``w``, its conjugate (the other
+    branch of the same curve: a point of a branch found with another parameter can lie on
+    either)."""
+    root = radical.radical_of(c.values(), w)
+    if root is None:
+        return [c]
+    return [c, {x: v.xreplace({root: -root}) for x, v in c.items()}]
 
 
 def support_curves(game: Game, pot: Any, conds: Sequence[Condition], case: str,
@@ -200,7 +215,13 @@ def support_curves(game: Game, pot: Any, conds: Sequence[Condition], case: str,
                            "not combined")
             continue
         for u, b in found:
-            out += _curve(game, pot, conds, case, fixed, pv, u, b)
+            try:
+                out += _curve(game, pot, conds, case, fixed, pv, u, b)
+            except (NotImplementedError, ValueError, sp.PolynomialError) as err:
+                # a branch with an irrational constant (sympy's EX domain) or a root it
+                # cannot order: reported, not dropped silently
+                skipped.append(f"{u}: a branch not decided ({type(err).__name__}: "
+                               f"{str(err)[:80]})")
     return out, skipped
 
 
@@ -258,7 +279,29 @@ def _curve(game, pot, conds, case, fixed, pv, u, b) -> list[Curve]:
                   others)
     _, pay = sampled_payoffs(game, pot, curve)
     return [replace(curve, payoff_range=tuple((float(lo), float(hi))
-                                              for lo, hi in zip(pay.min(0), pay.max(0))))]
+                                              for lo, hi in zip(pay.min(0), pay.max(0))),
+                    neighbours=_neighbours(conds, case, pv, u, b, kept))]
+
+
+TIGHT = 1e-25  # |value| at an end (40 digits) below which a bound or a gain is reached
+
+
+def _neighbours(conds, case: str, pv: dict, u: sp.Symbol, b: dict, parts) -> tuple[str, ...]:
+    """The supports next to the curve at the ends of its parts: where a mixed frequency
+    reaches 0 or 1 it is made pure (``b`` or ``a``); where a pure frequency's gain reaches 0
+    it is made mixed (``c``); one change at a time."""
+    out: list[str] = []
+    for end in {e for part in parts for e in part}:
+        for i, (c, k) in enumerate(zip(conds, case)):
+            if k == "c":
+                v = sp.N(b[c.symbol].xreplace({u: end}), 40)
+                flip = "b" if abs(v) < TIGHT else "a" if abs(1 - v) < TIGHT else None
+            else:
+                g = sp.N(c.gradient.xreplace(pv).xreplace(b).xreplace({u: end}), 40)
+                flip = "c" if abs(g) < TIGHT else None
+            if flip and (nb := case[:i] + flip + case[i + 1:]) not in out:
+                out.append(nb)
+    return tuple(sorted(out))
 
 
 def curve_record(c: Curve) -> dict:
@@ -271,6 +314,7 @@ def curve_record(c: Curve) -> dict:
            "parts": [[str(a), str(b)] for a, b in c.parts],
            "parts_float": [[float(a), float(b)] for a, b in c.parts],
            "payoff_range": [list(r) for r in c.payoff_range],
+           "neighbours": list(c.neighbours),
            "certificates": [{"parameter": str(q["parameter"]), "nash_conv": "0",
                              "payoffs": [str(p) for p in q["payoffs"]],
                              "payoffs_float": [float(p) for p in q["payoffs"]]}

@@ -52,6 +52,7 @@ from solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, s
 EPS_X, TOL_G = 1e-2, 1e-3
 REACH_MIN = 1e-3  # dominated parameters at sets a limit reaches less often are not compared
 REFINE = 4
+FOLLOW = 6  # supports past the skipped ones searched for curves when following curve ends
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class EquilibriumSet:
     skipped: tuple[str, ...] = ()  # supports (case strings) not solved within their budget
     curves: tuple[Curve, ...] = ()  # certified curves of equilibria of the skipped supports
     curve_distances: tuple[float, ...] = ()  # per run: to the nearest curve (sampled)
-    curve_notes: tuple[str, ...] = ()  # what the curve solver left undecided
+    curve_notes: tuple[str, ...] = ()  # what the curve solver left undecided or unfollowed
 
 
 def certify(sysm, fam: Family, candidates: Sequence[np.ndarray]) -> CertifiedFamily:
@@ -130,8 +131,8 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
                     iterations: dict | None = None, methods: Sequence[str] = ("cfr+", "fp"),
                     mode: str = "strict", runs: Sequence[LearnedProfile] | None = None,
                     target: float = 1e-3, rounds: int = 2, workers: int | None = 1,
-                    tol: float | None = None, solver=None, curves: bool = True
-                    ) -> EquilibriumSet:
+                    tol: float | None = None, solver=None, curves: bool = True,
+                    follow: int = FOLLOW) -> EquilibriumSet:
     """Certified equilibrium families of ``game`` at the exact pot ``pot`` from ``seeds``
     seeded runs of each of ``methods`` (or the given ``runs``), with each run's distance to
     the nearest family (runs farther than ``target`` refined, see the module docstring);
@@ -141,7 +142,9 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     ``SECONDS``; :func:`.pot_sweep.pot_sweep` solves with ``P`` symbolic instead, and falls
     back to the default where that raises :class:`.solve.SupportTimeout`); ``curves``: the
     supports skipped that way are handed to :func:`.curves.support_curves`
-    (curves of equilibria algebraic in one parameter, at a rational pot)."""
+    (curves of equilibria algebraic in one parameter, at a rational pot), and the supports at
+    the curves' ends are solved in turn, ``follow`` of them at most for curves
+    (:func:`follow_curves`)."""
     clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
@@ -161,33 +164,35 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     seen: set[str] = set()
     skipped: list[str] = []
 
+    def solve_case(case: str, values) -> None:
+        """The families of one support into ``fams``, or the support into ``skipped``."""
+        seen.add(case)
+        try:
+            found = None
+            if solver is not None:
+                try:
+                    found = solver(case, fixed, values)
+                except SupportTimeout:  # it gave up: the solve at this pot
+                    pass
+            if found is None:
+                with deadline(SECONDS):
+                    found = solve_support(gains.conditions, case, fixed, names, values)
+        except (SupportTimeout, sp.PolynomialError, ZeroDivisionError):
+            skipped.append(case)  # too slow, or a fallback root the solver cannot carry
+            return                # (a denominator in an unknown)
+        for fam in found:
+            key = (fam.strategy, fam.free, frozenset(fam.constraints))
+            if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
+                fams.append(fam)
+                nums.append(Numeric(fam, names))
+
     def propose(rs):
         for r in rs:
             y = np.array([r.values[n] for n in names])
             yf = np.array([r.values[n] for n in free_names])
             for case in proposals(yf, ev(y)):
-                if case in seen:
-                    continue
-                seen.add(case)
-                try:
-                    found = None
-                    if solver is not None:
-                        try:
-                            found = solver(case, fixed, r.values)
-                        except SupportTimeout:  # it gave up: the solve at this pot
-                            pass
-                    if found is None:
-                        with deadline(SECONDS):
-                            found = solve_support(gains.conditions, case, fixed, names,
-                                                  r.values)
-                except (SupportTimeout, sp.PolynomialError, ZeroDivisionError):
-                    skipped.append(case)  # too slow, or a fallback root the solver cannot
-                    continue              # carry (a denominator in an unknown)
-                for fam in found:
-                    key = (fam.strategy, fam.free, frozenset(fam.constraints))
-                    if all((f.strategy, f.free, frozenset(f.constraints)) != key for f in fams):
-                        fams.append(fam)
-                        nums.append(Numeric(fam, names))
+                if case not in seen:
+                    solve_case(case, r.values)
 
     def dist(r, i):
         y = np.array([r.values[n] for n in names])
@@ -222,6 +227,12 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
         t = time.perf_counter()
         propose([runs[k] for k in far])
         clock["solve"] += time.perf_counter() - t
+    found, notes, cdists = [], [], []
+    if curves and skipped and pot is not None and sp.sympify(pot).is_Rational:
+        t = time.perf_counter()
+        found, notes = follow_curves(game, pot, gains.conditions, fixed, skipped, seen,
+                                     solve_case, follow)
+        clock["curves"] = time.perf_counter() - t
     t = time.perf_counter()
     table = np.full((len(runs), len(fams)), np.inf)
     near_pts: list[list] = [[] for _ in fams]
@@ -238,25 +249,48 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     dists = [(float(table[k, keep].min()), int(np.argmin(table[k, keep]))) if keep
              else (float("inf"), -1) for k in range(len(runs))]
     clock["certify"] = time.perf_counter() - t
-    found, notes, cdists = [], [], []
-    if curves and skipped and pot is not None and sp.sympify(pot).is_Rational:
-        t = time.perf_counter()
-        for case in skipped:
-            cs, sk = support_curves(game, pot, gains.conditions, case, fixed)
-            found += cs
-            notes += [f"{case}: {n}" for n in sk]
+    if found:
         pts = np.array([[pt.get(n, 0.0) for n in names] for c in found for pt in c.points()])
-        for r in runs if found else ():
+        for r in runs:
             y = np.array([r.values[n] for n in names])
             rv = reach(y)
             mask = np.array([n not in dom.fixed or rv[I] >= REACH_MIN
                              for n, I in zip(names, where)])
             cdists.append(float(np.abs(pts - y)[:, mask].max(axis=1).min()))
-        clock["curves"] = time.perf_counter() - t
     return EquilibriumSet(game.name, pot, fixed, tuple(free_names),
                           tuple(certified[i] for i in keep), tuple(runs), tuple(dists), clock,
                           tuple(skipped), tuple(found), tuple(cdists), tuple(notes))
 
+
+def follow_curves(game, pot, conds, fixed, skipped: list, seen: set, solve_case,
+                  follow: int = FOLLOW) -> tuple[list[Curve], list[str]]:
+    """Curves of every skipped support, then of the supports next to the curves' ends
+    (:attr:`.curves.Curve.neighbours`, breadth first): ``solve_case(case, None)`` solves a
+    neighbour not in ``seen`` (adding it there) and appends it to ``skipped`` if the support
+    solver gives up; those are searched for curves in turn, up to ``follow`` supports past
+    the first skipped ones.  Returns the curves and notes."""
+    queue, done, first = list(skipped), set(), len(skipped)
+    found: list[Curve] = []
+    notes: list[str] = []
+    while queue:
+        case = queue.pop(0)
+        if case in done:
+            continue
+        if len(done) >= first + follow:
+            notes.append(f"{case}: not searched for curves (follow={follow} reached)")
+            continue
+        done.add(case)
+        cs, sk = support_curves(game, pot, conds, case, fixed)
+        found += cs
+        notes += [f"{case}: {n}" for n in sk]
+        for c in cs:
+            for nb in c.neighbours:
+                if nb not in seen:
+                    n_skipped = len(skipped)
+                    solve_case(nb, None)
+                    if len(skipped) > n_skipped:
+                        queue.append(nb)
+    return found, notes
 
 
 def maximal(idx: Sequence[int], nums: Sequence[Numeric], rng: np.random.Generator,
