@@ -185,3 +185,18 @@ def test_cli_prints_the_curves(rational_curves, capsys):
         in out
     assert "E1 in [-0.0561404, -0.0552152]" in out
     assert "to its nearest family: 3.60e-01" in out and "family or curve: 4.00e-02" in out
+
+
+def test_a_curve_found_with_two_parameters_is_one_curve(p4):
+    """The support next to the elliptic curve's end x1_K_kbf_c = 1 holds one curve, rational
+    in x3_K_kb_c and with a square root in x2_Q_k_b (real only for x2_Q_k_b in about
+    [0.0346, 0.0375]): found with both parameters, it is reported once."""
+    g, pot, conds, fixed = p4
+    i = [c.name for c in conds].index("x1_K_kbf_c")
+    case = ELLIPTIC_CURVE[:i] + "a" + ELLIPTIC_CURVE[i + 1:]
+    cs, _ = curves.support_curves(g, pot, conds, case, fixed, only=["x3_K_kb_c", "x2_Q_k_b"],
+                                  seconds=SECONDS)
+    assert [(c.parameter, c.radicand) for c in cs] == [("x3_K_kb_c", None)]
+    (e1lo, e1hi), _, _ = cs[0].payoff_range
+    assert e1lo == pytest.approx(-0.0554486, abs=1e-6) and e1hi == pytest.approx(-0.0541209,
+                                                                                  abs=1e-6)

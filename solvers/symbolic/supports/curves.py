@@ -161,9 +161,19 @@ def _order(eqs: list, xs: Sequence[sp.Symbol]) -> list[sp.Symbol]:
 
 def _on(b: dict, u: sp.Symbol, w: sp.Symbol, c: dict) -> bool:
     """The branch ``b`` (parameter ``u``) lies on the curve ``c`` (parameter ``w``): at three
-    real points of ``b``, ``c`` at the same ``w`` has the same values (30 digits)."""
+    real points of ``b``, ``c`` at the same ``w`` has the same values (30 digits).  The
+    points are sought on a grid of ``u`` in (0, 1): a branch with a square root can be real
+    on a short interval only (kuhn3 at P = 4: x2_Q_k_b in [0.0346, 0.0375])."""
+    ts = [sp.Rational(k, 7) for k in (1, 3, 5)] + [sp.Rational(2, 9)]
+    root = radical.radical_of(b.values(), u)
+    if root is not None:
+        f = sp.lambdify(u, root.base)
+        real = [k for k in range(1, GRID) if f(k / GRID) > 0]
+        ts = [sp.Rational(real[i], GRID) for i in sorted({0, len(real) // 3, len(real) // 2,
+                                                         2 * len(real) // 3, len(real) - 1})
+              ] if real else []
     hits = 0
-    for t in (sp.Rational(1, 7), sp.Rational(3, 7), sp.Rational(5, 7), sp.Rational(2, 9)):
+    for t in ts:
         pb = {x: sp.N(v.xreplace({u: t}), 30) for x, v in b.items()}
         if any(not v.is_real for v in pb.values()):
             continue
@@ -283,6 +293,7 @@ def _curve(game, pot, conds, case, fixed, pv, u, b) -> list[Curve]:
                     neighbours=_neighbours(conds, case, pv, u, b, kept))]
 
 
+GRID = 1000  # points of (0, 1) where a branch is compared with the curves already found
 TIGHT = 1e-25  # |value| at an end (40 digits) below which a bound or a gain is reached
 
 
