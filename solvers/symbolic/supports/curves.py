@@ -41,7 +41,7 @@ from games import Game
 from solvers.symbolic import psplit
 from solvers.symbolic.enumeration import Condition
 from solvers.symbolic.fullaxis import exceptional, groebner, radical
-from solvers.symbolic.fullaxis.certify import nash_conv_quadratic, quadratic_profile
+from solvers.symbolic.fullaxis.certify import quadratic_profile
 from solvers.symbolic.nash_conv import payoffs_at
 from solvers.symbolic.supports.solve import SupportTimeout, blocks, case_equations, deadline
 
@@ -273,10 +273,9 @@ def _curve(game, pot, conds, case, fixed, pv, u, b) -> list[Curve]:
         t = psplit.rational_between(lo, hi)
         point = {**base, **{s.name: sp.radsimp(v.xreplace({u: t})) for s, v in b.items()}}
         point = {n: point.get(n, sp.S.Zero) for n in names}
-        nc = nash_conv_quadratic(game, pot, point)
-        if nc:
+        values, best = quadratic_profile(game, pot, point)  # NashConv and payoffs in one pass
+        if any(b != v for b, v in zip(best, values)):  # best >= value: NashConv 0 iff equal
             continue
-        values, _ = quadratic_profile(game, pot, point)
         certs.append({"parameter": t, "nash_conv": sp.S.Zero,
                       "payoffs": tuple(sp.Rational(v.a) + sp.Rational(v.b) * sp.sqrt(v.d)
                                        for v in values)})
