@@ -96,10 +96,11 @@ def _sign_at(g: sp.Expr, fac: sp.Expr, r: sp.Expr, p: sp.Symbol) -> int:
 
 
 def merge_points(points: Iterable[sp.Expr]) -> list[sp.Expr]:
-    """Sorted, exactly deduplicated critical values."""
+    """Sorted, exactly deduplicated critical values (``oo`` last, if given)."""
     out: list[sp.Expr] = []
     for r in sorted(points, key=lambda r: float(sp.N(r, 30))):
-        if not out or sign(r - out[-1]) != 0:
+        if not out or (r is sp.oo) != (out[-1] is sp.oo) or \
+                r is not sp.oo and sign(r - out[-1]) != 0:
             out.append(r)
     return out
 

@@ -18,7 +18,7 @@ def add_arguments(p) -> None:
     p.add_argument("--pots", default=None,
                    help="games past the case search, no --pot: the pot range A:B (exact, "
                         "e.g. 2:10): up to 40 frequencies the whole-axis enumeration "
-                        "(default 2:20), beyond that the families piecewise in P from runs at "
+                        "(default 2:20; B may be oo: P >= A), beyond that the families piecewise in P from runs at "
                         "sample pots (default seeds 4)")
     p.add_argument("--state", default=None,
                    help="whole-axis enumeration: file of the pots done, to resume "

@@ -41,7 +41,8 @@ def run_axis(game, args) -> int:
     if "pots" not in saved:  # the state of earlier versions: pot -> supports
         saved = {"pots": saved, "undecided": {}}
     done, undecided = saved["pots"], saved["undecided"]
-    start = [s for s in START if low <= sp.Rational(s) <= high] or [str((low + high) / 2)]
+    start = [s for s in START if low <= sp.Rational(s) <= high] or \
+        [str(2 * low if high is sp.oo else (low + high) / 2)]
     # no tqdm monitor thread: a multi-threaded process may not fork the --workers
     # (solvers.symbolic.fullaxis.forked.can_fork) nor the pieces' pool
     tqdm.monitor_interval = 0
@@ -139,14 +140,21 @@ def completeness_line(c: dict) -> str:
             f"non-linear positive-dimensional blocks{alg} ({c['seconds']} s)")
 
 
+INFINITE = ("oo", "inf", "infinity")  # B of --pots A:B for the unbounded range P >= A
+
+
 def _range(text: str):
+    import sympy as sp
+
     from games import GameError
     from solvers.symbolic.pot_values import exact_pot
 
     parts = text.split(":")
     if len(parts) != 2:
-        raise GameError(f"--pots={text!r} is not a range A:B (two numbers, A < B)")
-    a, b = (exact_pot(s) for s in parts)
+        raise GameError(f"--pots={text!r} is not a range A:B (two numbers, A < B; B may be "
+                        "oo)")
+    a = exact_pot(parts[0])
+    b = sp.oo if parts[1].strip().lower() in INFINITE else exact_pot(parts[1])
     if not a < b:
         raise GameError(f"--pots={text} is an empty or reversed range; give A:B with A < B")
     return a, b

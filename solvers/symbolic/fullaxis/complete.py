@@ -74,7 +74,7 @@ def analyse_leaf(game: Game, conds: Sequence[Condition], case: str, fixed: Mappi
     range (:func:`.leafbox.empty_between`): a leaf shown to hold no equilibrium for any ``P`` in
     ``[low, high]`` needs nothing else (``empty``)."""
     p = pot_symbol(game)
-    if high is not sp.oo and empty_between(conds, case, p, below(low), above(high)):
+    if empty_between(conds, case, p, below(low), above(high)):
         return _no_families(empty=True)
     pots: list = []
     curved, empty = [], False  # non-linear positive-dimensional blocks
@@ -389,8 +389,7 @@ def _retry(case: str) -> dict:
     range, else on its halves, quarters and eighths (:func:`.leafbox.empty_in_parts`),
     else :func:`analyse_leaf` within :data:`RETRY_FACTOR` times the leaf budget."""
     game, conds, _, low, high, _, seconds = _JOB
-    if high is not sp.oo and empty_in_parts(conds, case, pot_symbol(game), below(low),
-                                            above(high)):
+    if empty_in_parts(conds, case, pot_symbol(game), below(low), above(high)):
         return _no_families(empty=True)
     return _within(case, None if seconds is None else RETRY_FACTOR * seconds)
 

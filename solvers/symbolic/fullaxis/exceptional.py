@@ -193,8 +193,9 @@ def denominator_pots(exprs: Sequence[sp.Expr], p: sp.Symbol, low: sp.Expr = sp.S
 def feasible_parts(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p: sp.Symbol,
                    low: sp.Expr, high: sp.Expr) -> tuple[list[tuple], list[sp.Expr]]:
     """Where in ``[low, high]`` some ``xs`` satisfy ``cons`` (affine in ``xs``, rational in
-    ``P``): ``(open parts (a, b) of positive length, isolated pots)``, exactly.  Raises
-    ValueError for constraints that are not affine in ``xs``."""
+    ``P``): ``(open parts (a, b) of positive length, isolated pots)``, exactly (``high``
+    may be ``oo``: the last part is then ``(a, oo)``).  Raises ValueError for constraints
+    that are not affine in ``xs``."""
     cons = [(sp.together(e), s) for e, s in cons]
     for e, _ in cons:
         psplit._affine(e, xs)
@@ -206,8 +207,8 @@ def feasible_parts(cons: Sequence[psplit.Constraint], xs: Sequence[sp.Symbol], p
         if _holds_at(cons, xs, p, psplit.rational_between(a, b)):
             parts.append((a, b))
     for r in points:
-        if not any(psplit.sign(r - a) >= 0 and psplit.sign(b - r) >= 0 for a, b in parts) \
-                and _holds_at(cons, xs, p, r):
+        if r is not sp.oo and _holds_at(cons, xs, p, r) and not any(
+                psplit.sign(r - a) >= 0 and inside(r, a, b) for a, b in parts):
             isolated.append(r)
     return _join(parts), isolated
 

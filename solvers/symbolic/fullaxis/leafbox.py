@@ -41,9 +41,28 @@ def below(x: sp.Expr) -> sp.Rational:
     return x if x.is_Rational else enclosure(x)[0]
 
 
-def above(x: sp.Expr) -> sp.Rational:
-    """``x`` if rational, else a rational just above it."""
-    return x if x.is_Rational else enclosure(x)[1]
+def above(x: sp.Expr) -> sp.Expr:
+    """``x`` if rational or ``oo``, else a rational just above it."""
+    return x if x.is_Rational or x is sp.oo else enclosure(x)[1]
+
+
+def _scaled(p: sp.Symbol, lo: sp.Rational, hi: sp.Expr, t: sp.Symbol):
+    """``e -> e`` with ``P`` put in terms of ``t`` in ``[0, 1]``, as a polynomial (None
+    where ``e`` is not one in ``P``): ``P = lo + (hi - lo) t`` on a bounded range; on
+    ``[lo, oo)``, ``P = lo / t`` and the result multiplied by ``t^d`` (``d`` the degree of
+    ``e`` in ``P``), which keeps its zeros and, ``t^d`` being positive for ``t > 0``, its
+    sign; ``t = 0`` (``P`` infinite) only adds points, so a proof stays a proof."""
+    if hi is not sp.oo:
+        at = {p: lo + (hi - lo) * t}
+        return lambda e: sp.expand(e.xreplace(at))
+
+    def scale(e: sp.Expr) -> sp.Expr | None:
+        e = sp.expand(e)
+        if not e.is_polynomial(p):
+            return None
+        d = sp.degree(e, p) if e.has(p) else 0
+        return sp.expand(e.xreplace({p: lo / t}) * t ** d)
+    return scale
 
 
 def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) -> bool:
@@ -55,28 +74,33 @@ def empty_near(conds: Sequence[Condition], case: str, v: sp.Expr, p: sp.Symbol) 
 
 
 def empty_between(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
-                  hi: sp.Rational, boxes: int = NEAR_BOXES,
+                  hi: sp.Expr, boxes: int = NEAR_BOXES,
                   seconds: float = NEAR_SECONDS) -> bool:
-    """True if the leaf holds no equilibrium for any ``P`` in ``[lo, hi]`` (rationals),
-    proved by exact interval arithmetic (:func:`.boxprune.empty`) with ``P = lo + (hi -
-    lo) t`` and ``t`` in ``[0, 1]`` one more unknown, which the proof bisects as it needs:
+    """True if the leaf holds no equilibrium for any ``P`` in ``[lo, hi]`` (rationals;
+    ``hi`` may be ``oo`` when ``lo > 0``), proved by exact interval arithmetic
+    (:func:`.boxprune.empty`) with ``P = lo + (hi - lo) t`` (``P = lo / t`` on an unbounded
+    range: :func:`_scaled`) and ``t`` in ``[0, 1]`` one more unknown, which the proof
+    bisects as it needs:
     first one block of its indifference equations without a point in the unit box, then
     the whole leaf (every equation and the sign conditions of its pure frequencies: gain
     >= 0 where the frequency is 1, <= 0 where it is 0; a gain that is not a polynomial is
     left out, which keeps the proof sound).  False: no proof within the budget
     (``boxes``, ``seconds`` per system)."""
+    if hi is sp.oo and not lo > 0:
+        raise ValueError(f"an unbounded pot range needs a positive lower end, not {lo}")
     t = sp.Dummy("t")
-    at = {p: lo + (hi - lo) * t}
+    scale = _scaled(p, lo, hi, t)
     for beqs, bxs in leaf_blocks(conds, case):
-        if bxs and boxprune.empty([sp.expand(e.xreplace(at)) for e in beqs], [*bxs, t],
-                                  boxes=boxes, seconds=seconds):
+        es = [scale(e) for e in beqs]
+        if bxs and None not in es and boxprune.empty(es, [*bxs, t], boxes=boxes,
+                                                     seconds=seconds):
             return True
     ab = pure_values(conds, case)
     xs = [c.symbol for c, k in zip(conds, case) if k == "c"]
     eqs, ineqs = [], []
     for c, k in zip(conds, case):
-        e = sp.expand(c.gradient.xreplace(ab).xreplace(at))
-        if e.is_polynomial(*xs, t):
+        e = scale(c.gradient.xreplace(ab))
+        if e is not None and e.is_polynomial(*xs, t):
             (eqs if k == "c" else ineqs).append(-e if k == "b" else e)
     return boxprune.empty(eqs, [*xs, t], ineqs, boxes=boxes, seconds=seconds)
 
@@ -85,12 +109,13 @@ RETRY_BOXES, RETRY_SECONDS = 4000, 300.0  # the box proof of a leaf over budget
 
 
 def empty_in_parts(conds: Sequence[Condition], case: str, p: sp.Symbol, lo: sp.Rational,
-                   hi: sp.Rational, depth: int = 3) -> bool:
+                   hi: sp.Expr, depth: int = 3) -> bool:
     """:func:`empty_between` on ``[lo, hi]`` with :data:`RETRY_BOXES`, else on both halves
-    (down to ``depth`` bisections): a wide range can need more boxes than its parts
-    together (kuhn3-full-simplified's leaf ccbcacccbcccc on [2, 20])."""
+    (down to ``depth`` bisections; ``[lo, oo)`` is cut at ``2 lo``, its halves in
+    ``t = lo / P``): a wide range can need more boxes than its parts together
+    (kuhn3-full-simplified's leaf ccbcacccbcccc on [2, 20])."""
     if empty_between(conds, case, p, lo, hi, RETRY_BOXES, RETRY_SECONDS):
         return True
-    mid = (lo + hi) / 2
+    mid = 2 * lo if hi is sp.oo else (lo + hi) / 2
     return depth > 0 and empty_in_parts(conds, case, p, lo, mid, depth - 1) and \
         empty_in_parts(conds, case, p, mid, hi, depth - 1)

@@ -254,7 +254,7 @@ def _samples(pieces: Sequence[Piece], low: sp.Expr, high: sp.Expr) -> list[sp.Ex
         if not isinstance(s, sp.Interval):
             continue
         a, b = sp.Max(s.start, low), sp.Min(s.end, high)
-        if psplit.sign(b - a) <= 0:
+        if b is not sp.oo and psplit.sign(b - a) <= 0:
             continue
         out.append(psplit.rational_between(a, b))
     return out
@@ -275,7 +275,8 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
     pieces = []
     for pc in sw.pieces:
         s = pc.p_set
-        if psplit.sign(sp.Min(s.sup, high) - sp.Max(s.inf, low)) < 0:
+        if sp.Min(s.sup, high) is not sp.oo and \
+                psplit.sign(sp.Min(s.sup, high) - sp.Max(s.inf, low)) < 0:
             continue
         roots = {r for sol in pc.solutions for _, v in sol.strategy for r in radical.radicals(v, p)}
         at = s.inf if isinstance(s, sp.FiniteSet) else (
