@@ -200,3 +200,22 @@ def test_a_curve_found_with_two_parameters_is_one_curve(p4):
     (e1lo, e1hi), _, _ = cs[0].payoff_range
     assert e1lo == pytest.approx(-0.0554486, abs=1e-6) and e1hi == pytest.approx(-0.0541209,
                                                                                   abs=1e-6)
+
+
+def test_branches_with_an_irrational_constant_out_of_range_are_decided(p4):
+    """Support cccbcbcbabccbcbbaccbbcbcabc (next to the curves at P = 4) has, with x3_K_kk_b
+    as parameter, two branches with sqrt 223 in their constants, on which x1_A_0_b = 2: no
+    equilibrium.  They used to stop the solver (sympy cannot root-order the other
+    constraints over QQ(sqrt 223)) and were listed as undecided; now no branch of the
+    support is left undecided and none is a curve of equilibria."""
+    g, pot, conds, fixed = p4
+    case = "cccbcbcbabccbcbbaccbbcbcabc"
+    _, xs, eqs = curves.case_equations(conds, case)
+    (beqs, bxs), = [(e, x) for e, x in curves.blocks(eqs, xs) if len(x) > 1]
+    found, _ = curves.branches(beqs, sorted(bxs, key=xs.index), only=["x3_K_kk_b"],
+                               seconds=SECONDS)
+    irr = [{s.name: v for s, v in b.items()} for _, b in found
+           if any(v.has(sp.sqrt(223)) for v in b.values())]
+    assert len(irr) == 2 and all(b["x1_A_0_b"] == 2 for b in irr)
+    assert curves.support_curves(g, pot, conds, case, fixed, only=["x3_K_kk_b"],
+                                 seconds=SECONDS) == ([], [])

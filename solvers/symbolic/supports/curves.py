@@ -13,7 +13,8 @@ Method, for each unknown ``u`` of the block in turn (within ``seconds`` each):
 
 1. a grevlex basis over ``QQ(u)``, then lex by FGLM; a basis ``(1)`` means ``u`` is constant
    on every solution, a positive-dimensional one that the set has dimension > 1 where ``u``
-   varies (not handled here, counted in ``skipped``);
+   varies (not handled here, counted in ``skipped``; :mod:`.surfaces` screens such
+   components, :func:`.equilibrium_set.follow_curves` calls it);
 2. the lex basis solved back over ``QQ(u)`` (``fullaxis.groebner._back`` with ``u`` in the
    role of the pot): linear factors give rational functions of ``u``, one irreducible
    quadratic gives ``sqrt(R(u))`` (:mod:`solvers.symbolic.fullaxis.radical`); every branch
@@ -43,6 +44,7 @@ from solvers.symbolic.enumeration import Condition
 from solvers.symbolic.fullaxis import exceptional, groebner, radical
 from solvers.symbolic.fullaxis.certify import quadratic_profile
 from solvers.symbolic.nash_conv import payoffs_at
+from solvers.symbolic.supports import surfaces
 from solvers.symbolic.supports.solve import SupportTimeout, blocks, case_equations, deadline
 
 SECONDS = 60.0  # per unknown tried as the curve's parameter, per stage (basis, back-solve)
@@ -113,17 +115,11 @@ def branches(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], seconds: float = S
             skipped.append(f"{u}: not tried (budget of {budget:g} s spent)")
             continue
         vs = [x for x in xs if x != u]
-        try:
-            with deadline(seconds):
-                G = sp.groebner(eqs, *vs, order="grevlex", domain=sp.QQ.frac_field(u))
-                if G.exprs == [1]:
-                    continue
-                if not G.is_zero_dimensional:
-                    skipped.append(f"{u}: dimension > 1")
-                    continue
-                lex = G.fglm("lex") if len(vs) > 1 else G
-        except SupportTimeout:
-            skipped.append(f"{u}: basis not computed in {seconds:g} s")
+        lex = surfaces.lex_basis(eqs, vs, (u,), seconds)
+        if isinstance(lex, str):  # surfaces.UNIT, POSITIVE or TIMEOUT
+            if lex != surfaces.UNIT:
+                skipped.append(f"{u}: " + ("dimension > 1" if lex == surfaces.POSITIVE else
+                                           f"basis not computed in {seconds:g} s"))
             continue
         try:
             with deadline(seconds):  # the back-substitution has its own budget
@@ -248,7 +244,11 @@ def _constraints(conds: Sequence[Condition], case: str, pv: dict, b: dict) -> li
 
 
 def _curve(game, pot, conds, case, fixed, pv, u, b) -> list[Curve]:
-    cons = _constraints(conds, case, pv, b)
+    cons = [(sp.together(e), s) for e, s in _constraints(conds, case, pv, b)]
+    if any(u not in e.free_symbols and psplit.sign(e) < 0 for e, _ in cons):
+        return []  # a constant out of range (kuhn3 at P = 4: x1_A_0_b = 2 on two branches
+        # with sqrt 223, whose other constraints sympy cannot root-order)
+    cons = [(e, s) for e, s in cons if u in e.free_symbols]
     points = [sp.S.Zero, sp.S.One]
     for e, _ in cons:
         points += [r for r in psplit.positive_roots(sp.together(e), u) if

@@ -38,6 +38,7 @@ import sympy as sp
 
 from games import Game, GameError, compile_game
 
+from solvers.symbolic.supports import surfaces
 from solvers.symbolic.supports.curves import Curve, curve_record, support_curves
 from solvers.symbolic.dominance import _reach
 from solvers.symbolic.enumeration import Family
@@ -265,8 +266,10 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
 def follow_curves(game, pot, conds, fixed, skipped: list, seen: set, solve_case,
                   follow: int = FOLLOW) -> tuple[list[Curve], list[str]]:
     """Curves of every skipped support, then of the supports next to the curves' ends
-    (:attr:`.curves.Curve.neighbours`, breadth first): ``solve_case(case, None)`` solves a
-    neighbour not in ``seen`` (adding it there) and appends it to ``skipped`` if the support
+    (:attr:`.curves.Curve.neighbours`, breadth first) and of the faces that hold a skipped
+    support's components of dimension >= 2 (:func:`.surfaces.support_faces`, where the
+    curve solver finds the dimension > 1): ``solve_case(case, None)`` solves a neighbour
+    or face not in ``seen`` (adding it there) and appends it to ``skipped`` if the support
     solver gives up; those are searched for curves in turn, up to ``follow`` supports past
     the first skipped ones.  Returns the curves and notes."""
     queue, done, first = list(skipped), set(), len(skipped)
@@ -282,9 +285,15 @@ def follow_curves(game, pot, conds, fixed, skipped: list, seen: set, solve_case,
         done.add(case)
         cs, sk = support_curves(game, pot, conds, case, fixed)
         found += cs
+        faces: list[str] = []
+        if any(n.endswith("dimension > 1") for n in sk):  # surfaces: excluded, or in
+            # faces solved next (surfaces.screen)
+            more, faces = surfaces.support_faces(conds, case)
+            sk = [n for n in sk if not n.endswith("dimension > 1")] + \
+                [f"components of dimension >= 2: {n}" for n in more]
         notes += [f"{case}: {n}" for n in sk]
-        for c in cs:
-            for nb in c.neighbours:
+        for nbs in [faces] + [c.neighbours for c in cs]:
+            for nb in nbs:
                 if nb not in seen:
                     n_skipped = len(skipped)
                     solve_case(nb, None)
