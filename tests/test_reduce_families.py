@@ -258,6 +258,24 @@ def test_two_segments_of_one_line_that_touch_are_joined():
     assert k.free == ("b_Q",)
 
 
+def test_a_constraint_rational_only_in_form_does_not_keep_a_duplicate():
+    """The same rectangle twice, once with a bound written as a rational function of the
+    parameters and P (as a generic family's constraints come at a point piece:
+    kuhn3-full-simplified at P = 3 listed F1's end twice): one family after the
+    reduction."""
+    game = get_game("kuhn3-third")
+    bq, ck, p = sp.Symbol("b_Q", real=True), sp.Symbol("c_K", real=True), pot_symbol(game)
+    strat = tuple((n.name, {"b_Q": bq, "c_K": ck, "b_J": R(2, 9) - bq, "d_K": sp.S.One}.get(
+        n.name, sp.S.Zero)) for n in game.named)
+    box = ((bq, False), (R(1, 9) - bq, False), (ck, False))
+    a = Family(strat, ("b_Q", "c_K"), box + ((R(1, 2) - ck, False),), "synthetic")
+    # (c_K^2 - 25) / (c_K - 5) - 2 c_K - 5 + 1/2 + (P - 9) / (c_K - 5) = 1/2 - c_K at P = 9
+    odd = ck ** 2 / (ck - 5) - 25 / (ck - 5) - 2 * ck - 5 + R(1, 2) + (p - 9) / (ck - 5)
+    assert not sp.expand(odd.subs(p, 9)).is_polynomial(ck)
+    b = Family(strat, ("b_Q", "c_K"), box + ((odd, False),), "synthetic")
+    assert len(rd.reduce_families(game, [a, b], at=9)) == 1
+
+
 def test_pinned_parameter_and_infeasible_family():
     """A family whose constraints pin its parameter becomes a point; an empty one is
     dropped (skp at P = 5, Billingham sec. 3)."""

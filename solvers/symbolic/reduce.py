@@ -111,8 +111,17 @@ _EQ: dict = {}
 
 def _substitute(fam: Family, sub: dict) -> Family:
     strat = tuple((k, sp.cancel(sp.sympify(v).xreplace(sub))) for k, v in fam.strategy)
-    cons = tuple((sp.expand(sp.sympify(e).xreplace(sub)), s) for e, s in fam.constraints)
+    cons = tuple((_normal(sp.sympify(e).xreplace(sub)), s) for e, s in fam.constraints)
     return replace(fam, strategy=strat, constraints=cons)
+
+
+def _normal(e: sp.Expr) -> sp.Expr:
+    """``e`` expanded, and cancelled where it is not a polynomial: a constraint that is a
+    rational function of the free parameters only in form (a generic family's, at a pot)
+    becomes the affine or constant one it is, which the comparisons of families need
+    (kuhn3-full-simplified at P = 3: F1's end was listed twice)."""
+    e = sp.expand(e)
+    return e if e.is_polynomial(*e.free_symbols) else sp.cancel(sp.together(e))
 
 
 def _is_zero(e: sp.Expr) -> bool:
