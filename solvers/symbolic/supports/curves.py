@@ -251,7 +251,7 @@ def _curve(game, pot, conds, case, fixed, pv, u, b) -> list[Curve]:
     cons = [(e, s) for e, s in cons if u in e.free_symbols]
     points = [sp.S.Zero, sp.S.One]
     for e, _ in cons:
-        points += [r for r in psplit.positive_roots(sp.together(e), u) if
+        points += [r for r in psplit.positive_roots(e, u) if
                    psplit.sign(r - 1) < 0]
     for den in {sp.denom(sp.together(v)) for v in b.values()}:
         points += [r for r in psplit.positive_roots(den, u) if psplit.sign(r - 1) < 0] \
