@@ -18,6 +18,10 @@ from numpy.typing import NDArray
 from games.tree import CHANCE, DECISION, TERMINAL, Game, GameError
 
 
+_ARRAYS = ("kind", "player", "parent", "edge", "infoset", "chance_prob", "terminal_index",
+           "payoffs", "infoset_player", "n_actions", "legal")
+
+
 @dataclass(frozen=True, eq=False)
 class CompiledGame:
     """A game with numeric parameter values, as flat arrays.
@@ -42,6 +46,17 @@ class CompiledGame:
     n_actions: NDArray[np.int16]
     legal: NDArray[np.bool_]
     cache: dict = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        # Every array is read-only, whichever way the game was built or replaced: the
+        # numba kernels then see one array type and compile once per signature (a writable
+        # and a read-only chance_prob were two compilations of each kernel).
+        for name in _ARRAYS:
+            a = getattr(self, name)
+            if a.flags.writeable:
+                a = a.view()
+                a.flags.writeable = False
+                object.__setattr__(self, name, a)
 
     @property
     def name(self) -> str:
@@ -69,9 +84,7 @@ class CompiledGame:
 
     def nbytes(self) -> int:
         """Bytes held by the compiled arrays."""
-        arrs = (self.kind, self.player, self.parent, self.edge, self.infoset, self.chance_prob,
-                self.terminal_index, self.payoffs, self.infoset_player, self.n_actions, self.legal)
-        return int(sum(a.nbytes for a in arrs))
+        return int(sum(getattr(self, name).nbytes for name in _ARRAYS))
 
 
 def check_values(game: Game, values: Mapping[str, Any]) -> dict[str, float]:

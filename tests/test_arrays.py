@@ -27,6 +27,30 @@ def test_round_trip_of_kuhn3_gives_the_same_compiled_game():
     assert nash_conv(b, uniform_strategy(b)) == pytest.approx(2.0625, abs=1e-12)
 
 
+def test_compiled_arrays_are_read_only_and_of_one_numba_type():
+    """Builder and array games compile to read-only arrays, also after dataclasses.replace,
+    so each numba kernel compiles one signature for both (a writable and a read-only
+    chance_prob were two compilations of every kernel)."""
+    import dataclasses
+
+    from numba import typeof
+
+    g = get_game("kuhn3")
+    a, b = compile_game(g), compile_game(game_from_arrays(**game_to_arrays(g)))
+    fields = ("kind", "player", "parent", "edge", "infoset", "chance_prob", "terminal_index",
+              "payoffs", "infoset_player", "n_actions", "legal")
+    for f in fields:
+        assert not getattr(a, f).flags.writeable and not getattr(b, f).flags.writeable, f
+        assert typeof(getattr(a, f)) == typeof(getattr(b, f)), f
+    mine = a.payoffs * 2.0
+    c = dataclasses.replace(a, payoffs=mine, cache={})
+    assert not c.payoffs.flags.writeable and mine.flags.writeable  # a view; the caller's
+    # array stays writable
+    assert np.array_equal(c.payoffs, mine) and typeof(c.payoffs) == typeof(a.payoffs)
+    with pytest.raises(ValueError):
+        a.chance_prob[0] = 0.5
+
+
 def _coin():
     return game_to_arrays(get_game("kuhn"))
 

@@ -45,6 +45,20 @@ def test_skp_model_is_billingham_21_to_23(skp):
             zip(info["scale"], (24 / (P + 1), 24 / P, 24 / (P + 1)))] == [0, 0, 0]
 
 
+def test_jacobians_are_derived_on_first_use():
+    """The model is built without its Jacobians; the lazy ones are the exact derivatives,
+    and their compiled forms agree with them at a random point."""
+    fresh = ode_model(get_game("skp"), {"P": 9})
+    assert "jacobian" not in fresh.__dict__ and "_jac" not in fresh.__dict__
+    J = fresh.jacobian
+    assert J == sp.Matrix(fresh.rhs).jacobian(fresh.symbols)
+    y = np.array([0.3, 0.6, 0.2])
+    at = dict(zip(fresh.symbols, map(sp.Rational, ("3/10", "3/5", "1/5"))))
+    assert np.allclose(fresh.jac(0.0, y), np.array(J.subs(at), dtype=float), atol=1e-14)
+    dpay = sp.Matrix(fresh.payoffs).jacobian(fresh.symbols).subs(at)
+    assert np.allclose(fresh.payoff_gradient(y), np.array(dpay, dtype=float), atol=1e-14)
+
+
 def test_raw_normalisation_is_plain_gradient(skp):
     _, rhs, _ = ode_rhs(skp, k=(k1, k2, k3), normalisation="raw")
     # Billingham (38): 24 E1 = c_K (P b_J - 2) - (P - 2) b_J, so dE1/dc_K = (P b_J - 2)/24

@@ -175,7 +175,7 @@ def _sigmoid(u, out):
 
 
 @njit(cache=True)
-def _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, out):
+def _aug(z, n, logit, fr, fc, fv, fe, pr, pc, pv, pe, out):
     """d/dt of z = (x or u, v, payoff integrals); with ``logit`` the f arrays hold the
     reduced field h and the state is u = logit(x)."""
     if logit:
@@ -190,7 +190,7 @@ def _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, out):
         x = z[:n]
         _poly(x, fr, fc, fv, fe, out[:n])
         _jvp(x, z[n:2 * n], fr, fc, fv, fe, out[n:2 * n])
-    _poly(x, pr, pc, pv, pe, out[2 * n:2 * n + q])
+    _poly(x, pr, pc, pv, pe, out[2 * n:])
 
 
 # Dormand-Prince 5(4) tableau
@@ -229,20 +229,29 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
     for t in range(pr.shape[0]):
         q = max(q, pr[t] + 1)
     D = 2 * n + q
+    # Explicit loops throughout, no array expressions: each of those compiles numba's
+    # broadcast-shape error path (string formatting), which doubled the kernel's first
+    # compilation (17 s -> 8 s of a cold `reproduce --quick`).
     z = np.zeros(D)
-    if logit:  # state u = logit(x); the section and the samples stay in x
-        z[:n] = np.log(x0 / (1.0 - x0))
-        if sec_i >= 0:
-            sec_c = np.log(sec_c / (1.0 - sec_c))
-    else:
-        z[:n] = x0
-    z[n:2 * n] = v0 / np.sqrt(np.sum(v0 ** 2))
+    for i in range(n):  # with logit the state is u = logit(x); section and samples stay in x
+        z[i] = np.log(x0[i] / (1.0 - x0[i])) if logit else x0[i]
+    if logit and sec_i >= 0:
+        sec_c = np.log(sec_c / (1.0 - sec_c))
+    nv = 0.0
+    for i in range(n):
+        nv += v0[i] * v0[i]
+    nv = np.sqrt(nv)
+    for i in range(n):
+        z[n + i] = v0[i] / nv
     K = np.zeros((7, D))
-    _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
+    _aug(z, n, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
     m = int(t_end / dt_out) + 1
     samples = np.zeros((m, n + q))
-    stimes = np.arange(m) * dt_out
-    samples[0, :n] = x0
+    stimes = np.empty(m)
+    for i in range(m):
+        stimes[i] = i * dt_out
+    for i in range(n):
+        samples[0, i] = x0[i]
     n_s = 1
     n_r = int((t_end - t_skip) / tau) + 2
     rtimes = np.zeros(n_r)
@@ -265,15 +274,21 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
         if t + h > t_end:
             h = t_end - t
         for s in range(1, 7):
-            tmp[:] = z
+            for i in range(D):
+                tmp[i] = z[i]
             for j in range(s):
-                if _A[s, j] != 0.0:
-                    tmp += h * _A[s, j] * K[j]
-            _aug(tmp, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[s])
-        zn[:] = tmp  # the 7th stage point is the 5th-order solution (FSAL)
-        err[:] = 0.0
+                a = h * _A[s, j]
+                if a != 0.0:
+                    for i in range(D):
+                        tmp[i] += a * K[j, i]
+            _aug(tmp, n, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[s])
+        for i in range(D):
+            zn[i] = tmp[i]  # the 7th stage point is the 5th-order solution (FSAL)
+            err[i] = 0.0
         for j in range(7):
-            err += h * _E[j] * K[j]
+            a = h * _E[j]
+            for i in range(D):
+                err[i] += a * K[j, i]
         e2 = 0.0
         for i in range(2 * n):
             sc = atol + rtol * max(abs(z[i]), abs(zn[i]))
@@ -283,7 +298,7 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
             h *= max(0.2, 0.9 * e ** -0.2)
             continue
         f1 = np.zeros(D)
-        _aug(zn, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, f1)
+        _aug(zn, n, logit, fr, fc, fv, fe, pr, pc, pv, pe, f1)
         t1 = t + h
         # samples at fixed spacing
         while n_s < m and stimes[n_s] <= t1:
@@ -291,8 +306,10 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
             if logit:
                 _sigmoid(buf[:n], samples[n_s, :n])
             else:
-                samples[n_s, :n] = buf[:n]
-            samples[n_s, n:] = buf[2 * n:]
+                for i in range(n):
+                    samples[n_s, i] = buf[i]
+            for i in range(q):
+                samples[n_s, n + i] = buf[2 * n + i]
             n_s += 1
         # Poincare section x[sec_i] = sec_c, crossed upward
         if sec_i >= 0 and k_c < max_cross and z[sec_i] < sec_c <= zn[sec_i]:
@@ -309,14 +326,19 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
             if logit:
                 _sigmoid(buf[:n], cpts[k_c])
             else:
-                cpts[k_c] = buf[:n]
+                for i in range(n):
+                    cpts[k_c, i] = buf[i]
             k_c += 1
-        z[:] = zn
-        K[0] = f1
+        for i in range(D):
+            z[i] = zn[i]
+            K[0, i] = f1[i]
         t = t1
         steps += 1
         if t >= next_r or t >= t_end:
-            nv = np.sqrt(np.sum(z[n:2 * n] ** 2))
+            nv = 0.0
+            for i in range(n, 2 * n):
+                nv += z[i] * z[i]
+            nv = np.sqrt(nv)
             if t > t_skip:
                 logsum += np.log(nv)
                 rtimes[k_r] = t
@@ -325,8 +347,9 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
             else:
                 # before t_skip the tangent only aligns with the most unstable direction
                 t_count = t
-            z[n:2 * n] /= nv
-            _aug(z, n, q, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
+            for i in range(n, 2 * n):
+                z[i] /= nv
+            _aug(z, n, logit, fr, fc, fv, fe, pr, pc, pv, pe, K[0])
             next_r = t + tau
         h *= min(5.0, max(0.2, 0.9 * max(e, 1e-10) ** -0.2))
     xf = z[:n].copy()

@@ -19,7 +19,8 @@ that vanishes there raises GameError.  ``"raw"``: ``s_x = 1`` (the plain gradien
 
 The right-hand side, its Jacobian and the payoffs are derived symbolically from the tree
 (``solvers.symbolic.payoffs``) and compiled once into numpy functions that accept a state of
-shape ``(n,)`` or a batch ``(n, m)``.
+shape ``(n,)`` or a batch ``(n, m)``; the Jacobians (of the field and of the payoffs) when
+first used.
 
 Fixed parameters: ``fixed={name: value}`` substitutes parameters before the model is built,
 so it runs on the others only; ``fixed="dominance"`` takes the values that iterated
@@ -33,6 +34,7 @@ import math
 import re
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Callable, Mapping, Sequence, Union
 
 import numpy as np
@@ -61,7 +63,6 @@ class ODEModel:
     owners: tuple[int, ...]
     symbols: tuple[sp.Symbol, ...]
     rhs: tuple[sp.Expr, ...]
-    jacobian: sp.Matrix
     payoffs: tuple[sp.Expr, ...]
     values: dict[str, Any]
     k: tuple[Any, ...]
@@ -69,9 +70,24 @@ class ODEModel:
     g: tuple[sp.Expr, ...]          # g_x(x) as expressions in the symbols
     meta: dict[str, Any] = field(default_factory=dict)
     _f: Callable = field(default=None, repr=False, compare=False)
-    _jac: Callable = field(default=None, repr=False, compare=False)
     _pay: Callable = field(default=None, repr=False, compare=False)
-    _dpay: Callable = field(default=None, repr=False, compare=False)
+
+    # The Jacobians are derived when first used: a run of the compiled kernels
+    # (dynamics.chaos) needs neither, and on the 13 frequencies of the full-street game
+    # they were most of the model's construction time.
+    @cached_property
+    def jacobian(self) -> sp.Matrix:
+        """d(rhs)/d(symbols), exact."""
+        return sp.Matrix(self.rhs).jacobian(self.symbols)
+
+    @cached_property
+    def _jac(self) -> Callable:
+        return compile_exprs(self.symbols, list(self.jacobian), (self.n, self.n))
+
+    @cached_property
+    def _dpay(self) -> Callable:
+        return compile_exprs(self.symbols, list(sp.Matrix(self.payoffs).jacobian(self.symbols)),
+                             (self.n_players, self.n))
 
     @property
     def n(self) -> int:
@@ -204,19 +220,15 @@ def ode_model(game: Game, values: Mapping[str, Any] | None = None, k: Any = 1, g
     free = set().union(*(e.free_symbols for e in rhs)) - set(xs)
     if free:
         raise GameError(f"right-hand side still depends on {sorted(map(str, free))}")
-    J = sp.Matrix(rhs).jacobian(xs)
     exact = _exact_values(game, vals)
     return ODEModel(
         game=game.name, names=names,
         owners=tuple(game.owner(n) for n in names), symbols=xs, rhs=rhs,
-        jacobian=J, payoffs=info["payoffs"], values={s.name: v for s, v in exact.items()},
+        payoffs=info["payoffs"], values={s.name: v for s, v in exact.items()},
         k=info["k"], scale=info["scale"], g=info["g"],
         meta={"normalisation": normalisation if isinstance(normalisation, str) else "custom",
               "fixed": {n: int(v) if v in (0, 1) else str(v) for n, v in info["fixed"].items()}},
-        _f=compile_exprs(xs, list(rhs)), _jac=compile_exprs(xs, list(J), (len(xs), len(xs))),
-        _pay=compile_exprs(xs, list(info["payoffs"])),
-        _dpay=compile_exprs(xs, list(sp.Matrix(info["payoffs"]).jacobian(xs)),
-                            (len(info["payoffs"]), len(xs))))
+        _f=compile_exprs(xs, list(rhs)), _pay=compile_exprs(xs, list(info["payoffs"])))
 
 
 # ---------------------------------------------------------------------------- compilation
