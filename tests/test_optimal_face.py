@@ -62,3 +62,25 @@ def test_many_cells_at_once_equal_one_at_a_time(cg):
     for I in range(cg.n_infosets):
         b, k = many[2 * I], many[2 * I + 1]
         assert (b.low, b.high) == pytest.approx((1 - k.high, 1 - k.low), abs=1e-7)
+
+
+def test_warm_started_ranges_on_the_river_game():
+    """The face LPs of one player are re-solved from the previous basis
+    (:class:`solvers.sequence.face._FaceLP`): every cell of the river game at once agrees
+    with each cell solved in a model of its own, and with the ranges scipy's linprog gave
+    from scratch before the change (action 0 is check or fold: P2 checks C behind with
+    [1/3, 1], folds C to a bet with [0, 1/6] and checks D behind with [1/2, 7/8]; P1 checks
+    D with exactly 3/4)."""
+    from solvers.sequence.face import optimal_face_ranges
+
+    rg = compile_game(get_game("river"))
+    cells = [(I, a) for I in range(rg.n_infosets) for a in range(int(rg.n_actions[I]))]
+    many = optimal_face_ranges(rg, cells)
+    one = [optimal_face_range(rg, I, a) for I, a in cells]
+    for m, o in zip(many, one):
+        assert (m.low, m.high) == pytest.approx((o.low, o.high), abs=1e-7)
+    got = {(rg.infoset_labels[r.infoset], r.action): (r.low, r.high) for r in many}
+    assert got["P2:C|k", 0] == pytest.approx((1 / 3, 1.0), abs=1e-7)
+    assert got["P2:C|b", 0] == pytest.approx((0.0, 1 / 6), abs=1e-7)
+    assert got["P2:D|k", 0] == pytest.approx((0.5, 7 / 8), abs=1e-7)
+    assert got["P1:D|", 0] == pytest.approx((0.75, 0.75), abs=1e-7)

@@ -16,6 +16,8 @@ payoff ``-A^T``.
 """
 from __future__ import annotations
 
+import os
+import sys
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -44,23 +46,89 @@ class FaceRange:
         return self.high - self.low <= 1e-6
 
 
-def _face_program(cg: CompiledGame, player: int, value: float, tol: float):
-    """Constraint matrices of the homogenised optimal face of ``player``."""
-    sf = sequence_form(cg)
-    A = sf.A[0] if player == 0 else (-sf.A[0].T).tocsr()
-    v = value if player == 0 else -value
-    E, e = sf.E[player], sf.e[player]
-    F, f = sf.E[1 - player], sf.e[1 - player]
-    nx, mq = A.shape[0], F.shape[0]
-    # variables: z (nx, >= 0), w (mq, free), t (>= 0)
-    A_ub = sps.vstack([
-        sps.hstack([-A.T, F.T, sps.csr_matrix((A.shape[1], 1))]),
-        sps.hstack([sps.csr_matrix((1, nx)), -sps.csr_matrix(f), sps.csr_matrix([[v - tol]])]),
-    ], format="csr")
-    b_ub = np.zeros(A_ub.shape[0])
-    A_eq = sps.hstack([E, sps.csr_matrix((E.shape[0], mq)), -sps.csr_matrix(e).T], format="csr")
-    bounds = [(0, None)] * nx + [(None, None)] * mq + [(0, None)]
-    return sf, A_ub, b_ub, A_eq, bounds, nx
+def _new_highs(highspy):
+    """A silent ``highspy.Highs``.  The first one in a process prints HiGHS's banner from C
+    to file descriptor 1, past Python's ``sys.stdout``, which would corrupt a command's JSON
+    output; so file descriptor 1 points to the null device while it is made."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
+class _FaceLP:
+    """The homogenised optimal face of ``player`` as one HiGHS model (module docstring), with
+    an empty normalisation row.  :meth:`extreme` sets that row to ``z[parent(s)] = 1`` and
+    the objective to ``sign * z[s]``, and re-solves from the previous basis: consecutive
+    programs differ in one row and two costs, so a warm start takes a fraction of a solve
+    from scratch (scipy's ``linprog`` always starts afresh).  HiGHS's own Python interface,
+    ``highspy``, is the one that keeps a model between solves."""
+
+    def __init__(self, cg: CompiledGame, player: int, value: float, tol: float):
+        import highspy
+
+        sf = sequence_form(cg)
+        A = sf.A[0] if player == 0 else (-sf.A[0].T).tocsr()
+        v = value if player == 0 else -value
+        E, e = sf.E[player], sf.e[player]
+        F, f = sf.E[1 - player], sf.e[1 - player]
+        nx, mq = A.shape[0], F.shape[0]
+        # variables: z (nx, >= 0), w (mq, free), t (>= 0); rows: F^T w - A^T z <= 0,
+        # (v - tol) t - f^T w <= 0, E z - e t = 0, the normalisation row
+        M = sps.vstack([
+            sps.hstack([-A.T, F.T, sps.csr_matrix((A.shape[1], 1))]),
+            sps.hstack([sps.csr_matrix((1, nx)), -sps.csr_matrix(f),
+                        sps.csr_matrix([[v - tol]])]),
+            sps.hstack([E, sps.csr_matrix((E.shape[0], mq)), -sps.csr_matrix(e).T]),
+            sps.csr_matrix((1, nx + mq + 1)),
+        ], format="csc")
+        inf = highspy.kHighsInf
+        n_ub, n_eq = A.shape[1] + 1, E.shape[0]
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = M.shape[1], M.shape[0]
+        lp.col_cost_ = np.zeros(M.shape[1])
+        lp.col_lower_ = np.concatenate([np.zeros(nx), np.full(mq, -inf), [0.0]])
+        lp.col_upper_ = np.full(M.shape[1], inf)
+        lp.row_lower_ = np.concatenate([np.full(n_ub, -inf), np.zeros(n_eq), [1.0]])
+        lp.row_upper_ = np.concatenate([np.zeros(n_ub + n_eq), [1.0]])
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+        lp.a_matrix_.start_ = M.indptr
+        lp.a_matrix_.index_ = M.indices
+        lp.a_matrix_.value_ = M.data
+        h = _new_highs(highspy)
+        h.passModel(lp)
+        self.sf, self.nx, self.h, self._hs = sf, nx, h, highspy
+        self._row, self._parent, self._cost = M.shape[0] - 1, -1, -1
+
+    def extreme(self, infoset: int, action: int, sign: float) -> np.ndarray | None:
+        """The optimum (z..., w..., t) of ``sign * z[s]`` with ``z[parent(s)] = 1``, or None
+        when no optimal plan reaches the parent sequence."""
+        h, hs = self.h, self._hs
+        parent, s = int(self.sf.parent_seq[infoset]), int(self.sf.seq[infoset, action])
+        if parent != self._parent:
+            if self._parent >= 0:
+                h.changeCoeff(self._row, self._parent, 0.0)
+            h.changeCoeff(self._row, parent, 1.0)
+            self._parent = parent
+        if self._cost >= 0:
+            h.changeColCost(self._cost, 0.0)
+        h.changeColCost(s, sign)
+        self._cost = s
+        h.run()
+        status = h.getModelStatus()
+        if status in (hs.HighsModelStatus.kInfeasible,
+                      hs.HighsModelStatus.kUnboundedOrInfeasible):  # not unbounded:
+            return None  # |z[s]| <= z[parent(s)] = 1
+        if status != hs.HighsModelStatus.kOptimal:
+            raise GameError(f"the optimal-face LP failed: {h.modelStatusToString(status)}")
+        return np.asarray(h.getSolution().col_value)
 
 
 def optimal_face_range(cg: CompiledGame, infoset: int, action: int, value: float | None = None,
@@ -97,49 +165,29 @@ def optimal_face_ranges(cg: CompiledGame, cells: Sequence[tuple[int, int]],
                             f"at information set {cg.infoset_labels[infoset]!r}")
     if value is None:
         value = solve_lp(cg).value
-    programs: dict[int, tuple] = {}
+    programs: dict[int, _FaceLP] = {}
     seen_lo, seen_hi = [np.inf] * len(cells), [-np.inf] * len(cells)
     out = []
     for k, (infoset, action) in enumerate(cells):
         player = int(cg.infoset_player[infoset])
         if player not in programs:
-            programs[player] = _face_program(cg, player, value, tol)
-        sf, A_ub, b_ub, A_eq, bounds, nx = programs[player]
+            programs[player] = _FaceLP(cg, player, value, tol)
+        lp = programs[player]
+        sf = lp.sf
         ends, free = [], False
         for sign in (1.0, -1.0):
             if seen_lo[k] <= SEEN if sign > 0 else seen_hi[k] >= 1.0 - SEEN:
                 ends.append(0.0 if sign > 0 else 1.0)  # a point of the face shows that end
                 continue
-            z = _extreme(sf, A_ub, b_ub, A_eq, bounds, infoset, action, sign)
+            z = lp.extreme(infoset, action, sign)
             if z is None:  # the parent sequence is never reached by an optimal plan
                 free = True
                 break
             ends.append(float(z[int(sf.seq[infoset, action])]))
-            _record(cg, cells, sf, z[:nx] / z[-1], player, seen_lo, seen_hi)
+            _record(cg, cells, sf, z[:lp.nx] / z[-1], player, seen_lo, seen_hi)
         low, high = (0.0, 1.0) if free else ends
         out.append(FaceRange(infoset, action, max(0.0, low), min(1.0, high), float(value)))
     return out
-
-
-def _extreme(sf, A_ub, b_ub, A_eq, bounds, infoset: int, action: int, sign: float):
-    """The optimum (z..., w..., t) of ``sign * z[s]`` with ``z[parent(s)] = 1``, or None when
-    no optimal plan reaches the parent sequence."""
-    from scipy.optimize import linprog
-
-    n = A_ub.shape[1]
-    parent, s = int(sf.parent_seq[infoset]), int(sf.seq[infoset, action])
-    norm = sps.csr_matrix(([1.0], ([0], [parent])), shape=(1, n))
-    A_eq2 = sps.vstack([A_eq, norm], format="csr")
-    b_eq2 = np.concatenate([np.zeros(A_eq.shape[0]), [1.0]])
-    c = np.zeros(n)
-    c[s] = sign
-    res = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq2, b_eq=b_eq2, bounds=bounds,
-                  method="highs")
-    if res.status == 2:
-        return None
-    if res.status != 0:
-        raise GameError(f"the optimal-face LP failed: {res.message}")
-    return res.x
 
 
 def _record(cg, cells, sf, x: np.ndarray, player: int, seen_lo: list, seen_hi: list) -> None:
