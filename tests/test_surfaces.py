@@ -48,6 +48,24 @@ def test_screen_excludes_places_in_faces_and_reports():
     assert faces == [] and [n.split(":")[0] for n in notes] == ["x, y", "x, z", "y, z"]
 
 
+def test_the_curve_solver_flags_surfaces_as_data():
+    """a = b c has a solution set of dimension 2: over QQ(u) for any unknown u the basis is
+    not zero-dimensional.  ``curves.branches`` finds no curve and flags each skipped unknown
+    with ``surface`` (follow_curves screens by the flag, not by the note's text); a timeout
+    is not flagged."""
+    from solvers.symbolic.supports import curves
+
+    a, b, c = sp.symbols("a b c")
+    found, skipped = curves.branches([a - b * c], [a, b, c])
+    assert found == []
+    assert len(skipped) == 3 and all(n.surface for n in skipped)
+    assert sorted(str(n) for n in skipped) == ["a: dimension > 1", "b: dimension > 1",
+                                               "c: dimension > 1"]
+    x, y = sp.symbols("x y")
+    found, skipped = curves.branches([x - y], [x, y])  # a line: found, nothing skipped
+    assert len(found) >= 1 and skipped == []
+
+
 def test_face_case_makes_the_frequency_pure():
     names = ["x", "y", "z"]
     assert surfaces.face_case("ccc", names, (Y, 1)) == "cac"

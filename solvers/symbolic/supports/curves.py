@@ -96,6 +96,19 @@ def sampled_payoffs(game: Game, pot: Any, curve: Curve, n: int = SAMPLES
     return pts, np.array([[f([pt.get(s.name, 0.0) for s in syms]) for f in fs] for pt in pts])
 
 
+class Note(str):
+    """A note on an unknown the curve solver skipped; ``surface`` is True where the reason is
+    a component of dimension > 1 (:func:`.equilibrium_set.follow_curves` screens those with
+    :mod:`.surfaces`), so callers test the flag, not the text."""
+
+    surface: bool
+
+    def __new__(cls, text: str, surface: bool = False) -> "Note":
+        note = super().__new__(cls, text)
+        note.surface = surface
+        return note
+
+
 def branches(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], seconds: float = SECONDS,
              budget: float = BUDGET, only: Sequence[str] | None = None
              ) -> tuple[list[tuple[sp.Symbol, dict]], list[str]]:
@@ -117,9 +130,10 @@ def branches(eqs: Sequence[sp.Expr], xs: Sequence[sp.Symbol], seconds: float = S
         vs = [x for x in xs if x != u]
         lex = surfaces.lex_basis(eqs, vs, (u,), seconds)
         if isinstance(lex, str):  # surfaces.UNIT, POSITIVE or TIMEOUT
-            if lex != surfaces.UNIT:
-                skipped.append(f"{u}: " + ("dimension > 1" if lex == surfaces.POSITIVE else
-                                           f"basis not computed in {seconds:g} s"))
+            if lex == surfaces.POSITIVE:
+                skipped.append(Note(f"{u}: dimension > 1", surface=True))
+            elif lex != surfaces.UNIT:
+                skipped.append(f"{u}: basis not computed in {seconds:g} s")
             continue
         try:
             with deadline(seconds):  # the back-substitution has its own budget

@@ -286,10 +286,10 @@ def follow_curves(game, pot, conds, fixed, skipped: list, seen: set, solve_case,
         cs, sk = support_curves(game, pot, conds, case, fixed)
         found += cs
         faces: list[str] = []
-        if any(n.endswith("dimension > 1") for n in sk):  # surfaces: excluded, or in
+        if any(getattr(n, "surface", False) for n in sk):  # surfaces: excluded, or in
             # faces solved next (surfaces.screen)
             more, faces = surfaces.support_faces(conds, case)
-            sk = [n for n in sk if not n.endswith("dimension > 1")] + \
+            sk = [n for n in sk if not getattr(n, "surface", False)] + \
                 [f"components of dimension >= 2: {n}" for n in more]
         notes += [f"{case}: {n}" for n in sk]
         for nbs in [faces] + [c.neighbours for c in cs]:
