@@ -64,7 +64,7 @@ def own_reach(kind, player, parent, edge, infoset, sigma, who):
 def expected_payoffs(kind, player, parent, edge, infoset, chance_prob, terminal_index,
                      payoffs, sigma):
     """Expected payoff of each player under the behaviour profile ``sigma``."""
-    reach = reach_probs(kind, player, parent, edge, infoset, chance_prob, sigma, -1)
+    reach = reach_probs(kind, player, parent, edge, infoset, chance_prob, sigma, np.int64(-1))
     out = np.zeros(payoffs.shape[1])
     for i in range(kind.shape[0]):
         t = terminal_index[i]
@@ -195,7 +195,7 @@ def best_response(kind, player, parent, edge, infoset, chance_prob, terminal_ind
                        payoffs, sigma, who, amax, direct, iparent, topo, np.zeros(n_inf))
     cf = np.zeros((n_inf, amax))
     br = np.full(n_inf, -1, dtype=np.int64)
-    value = back_up(sigma, legal, direct, iparent, topo, m, cf, br, True)
+    value = back_up(sigma, legal, direct, iparent, topo, m, cf, br, np.bool_(True))
     return value, br, cf
 
 
@@ -213,8 +213,8 @@ def regrets(kind, player, parent, edge, infoset, chance_prob, terminal_index, pa
         m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
                           payoffs, sigma, who, amax, reach, seq, direct, iparent, topo,
                           cf_reach)
-        ev = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, False)
-        out[who] = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, True) - ev
+        ev = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(False))
+        out[who] = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(True)) - ev
     return out
 
 

@@ -134,3 +134,42 @@ def test_best_response_on_layered_game(sigma):
         br = best_response(_SMALL, sigma, p)
         assert br.value >= ev[p] - 1e-12
         assert expected_payoffs(_SMALL, br.apply(sigma))[p] == pytest.approx(br.value, abs=1e-12)
+
+
+_ONE_SIGNATURE = r"""
+import numpy as np
+import solvers
+from games import compile_game
+from games.catalog.registry import make_game
+from solvers import _kernels as K
+from solvers.continuation.system import indifference_system
+from solvers.learning.hedge import hedge
+
+cg = compile_game(make_game("kuhn3"))
+sigma = np.full((cg.n_infosets, 2), 0.5)
+solvers.expected_payoffs(cg, sigma)
+solvers.regrets(cg, sigma)
+hedge(cg, iterations=3)
+S = indifference_system(make_game("kuhn3"))
+x = np.full(S.n, 0.5)
+S.gains(x, 3.0)
+S.jacobian(x, 3.0)
+print({f.__name__: len(f.signatures) for f in (K.back_up, K.sequence_pass, K.reach_probs)})
+"""
+
+
+def test_shared_kernels_compile_one_signature(tmp_path):
+    """The kernels that several solvers call compile once per process, not once per way of
+    calling them: a literal flag (back_up's True/False, reach_probs' -1) or a writable
+    payoff array (the continuation's payoffs at a pot) was a second compilation each.  In a
+    process of its own with an empty numba cache (a caller loaded from the cache compiles
+    none of its callees)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _ONE_SIGNATURE], capture_output=True,
+                         text=True, check=True, env=env).stdout
+    assert out.strip().splitlines()[-1] == \
+        "{'back_up': 1, 'sequence_pass': 1, 'reach_probs': 1}"

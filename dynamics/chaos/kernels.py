@@ -247,7 +247,7 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
         z[i] = np.log(x0[i] / (1.0 - x0[i])) if logit else x0[i]
     if logit and sec_i >= 0:
         sec_c = np.log(sec_c / (1.0 - sec_c))
-    nv = _norm(v0, 0, n)
+    nv = _norm(v0, np.int64(0), n)
     for i in range(n):
         z[n + i] = v0[i] / nv
     K = np.zeros((7, D))

@@ -38,7 +38,7 @@ def _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay
         m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
                           payoffs, sigma, who, amax, reach, seq, direct, iparent, topo,
                           cf_reach)
-        back_up(sigma, legal, direct, iparent, topo, m, cfv, br, False)
+        back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(False))
     g = np.zeros(n_inf)
     if amax > 1:
         for I in range(n_inf):
@@ -47,12 +47,12 @@ def _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay
 
 
 @njit(cache=True)
-def _columns(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay0, dpay,
-             legal, sigma, n_players, sets, x, p, cols):
+def _columns(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay, pay1,
+             legal, sigma, n_players, sets, x, cols):
     """``d gain / d (x[cols], p)`` for every set: the payoffs are affine in each frequency
     and in ``p``, so one more evaluation per column is exact, moving the frequency to the
-    bound farther from it (0 or 1; the difference divided by at least 1/2) and ``p`` by 1."""
-    pay = pay0 + p * dpay
+    bound farther from it (0 or 1; the difference divided by at least 1/2) and ``p`` by 1
+    (``pay``, ``pay1``: the payoffs at ``p`` and ``p + 1``)."""
     g0 = _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay, legal,
                 sigma, n_players)[0]
     out = np.empty((sets.shape[0], cols.shape[0] + 1))
@@ -68,8 +68,8 @@ def _columns(kind, player, parent, edge, infoset, chance_prob, terminal_index, p
         sigma[I, 0] = 1.0 - x[j]
         for r in range(sets.shape[0]):
             out[r, k] = (g1[sets[r]] - g0[sets[r]]) / (to - x[j])
-    g1 = _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay + dpay,
-                legal, sigma, n_players)[0]
+    g1 = _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay1, legal,
+                sigma, n_players)[0]
     for r in range(sets.shape[0]):
         out[r, cols.shape[0]] = g1[sets[r]] - g0[sets[r]]
     return out
@@ -116,11 +116,20 @@ class IndifferenceSystem:
         s[self.sets, 0] = 1.0 - x
         return s
 
+    def payoffs(self, p: float, step: bool = False) -> NDArray[np.float64]:
+        """The terminal payoffs at parameter ``p`` (``step``: then one more ``dpay``),
+        read-only like a compiled game's, so that the kernels they go to are the ones
+        already compiled for ``CompiledGame.payoffs``."""
+        pay = self.pay0 + p * self.dpay
+        if step:
+            pay += self.dpay
+        pay.flags.writeable = False
+        return pay
+
     def _eval(self, x, p):
         cg = self.cg
-        pay = self.pay0 + p * self.dpay
         return _gains(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
-                      cg.terminal_index, pay, cg.legal, self.sigma(x), cg.n_players)
+                      cg.terminal_index, self.payoffs(p), cg.legal, self.sigma(x), cg.n_players)
 
     def gains(self, x: NDArray[np.float64], p: float) -> NDArray[np.float64]:
         """Gain of each set's second action over its first at ``(x, p)``."""
@@ -138,8 +147,8 @@ class IndifferenceSystem:
         cg = self.cg
         x = np.asarray(x, dtype=np.float64)
         return _columns(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
-                        cg.terminal_index, self.pay0, self.dpay, cg.legal, self.sigma(x),
-                        cg.n_players, self.sets, x, float(p), cols)
+                        cg.terminal_index, self.payoffs(float(p)), self.payoffs(float(p), True),
+                        cg.legal, self.sigma(x), cg.n_players, self.sets, x, cols)
 
     def names(self) -> list[str]:
         """A display name per set: the named parameter of its second action, if any."""

@@ -152,7 +152,7 @@ def _propagate(one, zero, codes, mono, clo, chi, nterms, deps, tol0) -> bool:
             lo = 0.0
             hi = 0.0
             for k in range(nterms[j]):
-                a, b = _term(clo[j, k], chi[j, k], mono[j, k], dlo, dhi, -1)
+                a, b = _term(clo[j, k], chi[j, k], mono[j, k], dlo, dhi, np.int64(-1))
                 lo += a
                 hi += b
             big = abs(lo)
