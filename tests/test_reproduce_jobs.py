@@ -3,7 +3,8 @@ exactly the numbers and files of a run in one process (issue 11: reproduce --qui
 import json
 
 from pokerdyn.cli import main
-from pokerdyn.commands.reproduce import groups
+from figures.registry import FIGURES
+from pokerdyn.commands.reproduce import LONGEST, groups
 
 
 def test_groups_follow_packages():
@@ -12,6 +13,13 @@ def test_groups_follow_packages():
                 "skp_solutions", "ode_fates"])
     assert g == [["fp_convergence", "convergence_compare"],
                  ["kuhn3_third_frequencies", "skp_solutions"], ["ode_fates"]]
+
+
+def test_the_start_order_names_figure_packages():
+    """Every package in the start order holds figures (a renamed package would silently
+    drop to the end of the order), and each is listed once."""
+    packages = {FIGURES[n].rsplit(".", 1)[0] for n in FIGURES}
+    assert set(LONGEST) <= packages and len(set(LONGEST)) == len(LONGEST)
 
 
 def test_two_processes_match_one(tmp_path, capsys):

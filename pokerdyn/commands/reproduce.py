@@ -72,8 +72,12 @@ def groups(names: list[str]) -> list[list[str]]:
     return list(by_pkg.values())
 
 
-# the figure packages that take longest (quick run, 2-core box), longest first
-LONGEST = ("figures.mercer", "figures.frontier", "figures.billingham.play")
+# the figure packages by their time in a quick run from an empty numba cache (2-core box:
+# 39, 36, 22, 9, 6, 5, 4.5 and 3.6 s; the tournament figures last), longest first, so that
+# the short ones fill in at the end (a long one last left a worker idle for 7 s)
+LONGEST = ("figures.mercer", "figures.frontier", "figures.billingham.play", "figures.qre",
+           "figures.convergence", "figures.billingham.ode", "figures.river",
+           "figures.billingham.equilibria")
 
 
 def _rank(module: str) -> int:
