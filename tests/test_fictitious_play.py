@@ -85,3 +85,39 @@ def test_fp_skp_reaches_published_equilibrium_region():
 def test_fp_rejects_bad_options(kw, message):
     with pytest.raises(GameError, match=message):
         fictitious_play(compiled("kuhn"), **kw)
+
+
+@pytest.mark.parametrize("game, averaging", [("kuhn3", "infoset"), ("leduc", "reach")])
+def test_regret_log_equals_regrets_and_leaves_play_unchanged(game, averaging):
+    """``advance(..., regrets=r)``: row k is each player's regret of the profile before
+    iteration k + 1 (its best-response value, from the responses the update computes, minus
+    its expected payoff), equal to ``solvers.regrets`` of that profile; the profile is the
+    same to the bit as without the log and as one iteration a call."""
+    from solvers import regrets
+    from solvers.learning.fictitious_play import FictitiousPlay
+
+    cg = compiled(game)
+    fp = FictitiousPlay(schedule="simultaneous", averaging=averaging)
+    n = 40
+    a = fp.init(cg, uniform_strategy(cg))
+    want = []
+    for t in range(n):
+        want.append(regrets(cg, a))
+        fp.advance(cg, a, t, 1)
+    b = fp.init(cg, uniform_strategy(cg))
+    log = np.full((n, cg.n_players), np.nan)
+    fp.advance(cg, b, 0, n, regrets=log)
+    assert np.array_equal(a, b)
+    assert np.allclose(log, np.array(want), rtol=0, atol=1e-12)
+    assert (log > -1e-12).all() and log[0].max() > 0.01  # regrets, and the uniform start's
+
+
+def test_regret_log_needs_the_simultaneous_schedule_and_its_shape():
+    from solvers.learning.fictitious_play import FictitiousPlay
+
+    cg = compiled("kuhn")
+    sigma = uniform_strategy(cg)
+    with pytest.raises(GameError, match="schedule='simultaneous'"):
+        FictitiousPlay("alternating").advance(cg, sigma, 0, 3, regrets=np.empty((3, 2)))
+    with pytest.raises(GameError, match=r"expected \(3, 2\) float64"):
+        FictitiousPlay("simultaneous").advance(cg, sigma, 0, 3, regrets=np.empty((2, 2)))

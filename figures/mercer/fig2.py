@@ -37,12 +37,9 @@ def fp_regrets(cg, iterations: int) -> np.ndarray:
     """Rows (t, max regret, NashConv) of the paper's FP profile after t = 0 .. iterations."""
     fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
     sigma = fp.init(cg, uniform_strategy(cg))
-    rows = []
-    for t in range(iterations + 1):
-        r = regrets(cg, sigma)
-        rows.append((t, r.max(), r.sum()))
-        fp.advance(cg, sigma, t, 1)
-    return np.array(rows)
+    r = np.empty((iterations + 1, cg.n_players))
+    fp.advance(cg, sigma, 0, iterations + 1, regrets=r)  # the regret before each update
+    return np.column_stack([np.arange(iterations + 1), r.max(axis=1), r.sum(axis=1)])
 
 
 def cfr_regrets(cg, iterations: int) -> np.ndarray:

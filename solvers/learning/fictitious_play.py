@@ -64,14 +64,25 @@ def _mix(legal, infoset_player, iparent, topo, m, sigma, br, who, alpha, reach_w
 @njit(cache=True)
 def _fp_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
                    legal, infoset_player, iparents, topos, ms, sigma, t0, n_iter, n_players,
-                   simultaneous, reach_weighted):
+                   simultaneous, reach_weighted, log):
+    """``n_iter`` iterations from ``t0``; with ``log`` of ``n_iter`` rows (simultaneous
+    schedule), row ``k`` receives each player's regret of the profile that iteration
+    ``t0 + k + 1`` answers: her best response's value, computed for the update anyway,
+    minus her expected payoff."""
+    logging = log.shape[0] > 0
+    ev = np.zeros(n_players)
     for t in range(t0 + 1, t0 + n_iter + 1):
         alpha = 1.0 / (t + 1.0)
         if simultaneous:
             brs = np.empty((n_players, legal.shape[0]), dtype=np.int64)
+            if logging:
+                ev = K.expected_payoffs(kind, player, parent, edge, infoset, chance_prob,
+                                        terminal_index, payoffs, sigma)
             for p in range(n_players):
-                _, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
+                v, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
                                           terminal_index, payoffs, legal, sigma, p)
+                if logging:
+                    log[t - t0 - 1, p] = v - ev[p]
                 # element by element: a row assignment ``brs[p] = b`` compiles numba's
                 # shape-mismatch error formatting (about 2 s of the first call, issue 11)
                 for I in range(b.shape[0]):
@@ -104,12 +115,27 @@ class FictitiousPlay:
     def init(self, cg: CompiledGame, sigma0: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.ascontiguousarray(sigma0, dtype=np.float64).copy()
 
-    def advance(self, cg: CompiledGame, sigma: NDArray[np.float64], t0: int, n: int) -> None:
+    def advance(self, cg: CompiledGame, sigma: NDArray[np.float64], t0: int, n: int,
+                regrets: NDArray[np.float64] | None = None) -> None:
+        """``n`` iterations from ``t0``.  ``regrets`` (simultaneous schedule; shape ``(n,
+        n_players)``): filled with each player's regret of the profile before each
+        iteration, from the best responses the iteration computes anyway (a regret log
+        at the cost of one expected-payoff pass an iteration)."""
         iparents, topos, ms = K.infoset_trees(cg)
+        if regrets is None:
+            log = np.empty((0, cg.n_players))
+        else:
+            if self.schedule != "simultaneous":
+                raise GameError("a regret log needs schedule='simultaneous' (the alternating "
+                                "schedule's players answer different profiles)")
+            if regrets.shape != (n, cg.n_players) or regrets.dtype != np.float64:
+                raise GameError(f"regrets has shape {regrets.shape} and dtype "
+                                f"{regrets.dtype}; expected ({n}, {cg.n_players}) float64")
+            log = regrets
         _fp_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                        cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
                        iparents, topos, ms, sigma, t0, n, cg.n_players,
-                       self.schedule == "simultaneous", self.averaging == "reach")
+                       self.schedule == "simultaneous", self.averaging == "reach", log)
 
     def average(self, cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
         return sigma

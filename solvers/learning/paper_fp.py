@@ -56,19 +56,27 @@ def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iteration
     start = time.perf_counter()
     t, mr, k = t0, float("inf"), check_every
     saved = (t, sigma.copy())
+    row = np.empty((1, cg.n_players))
     while t < max_iterations:
+        if k == 1:  # the regret before the update, from the update's own best responses
+            fp.advance(cg, sigma, t, 1, regrets=row)  # the Java averages them in, also last
+            mr = float(row.max())
+            if log is not None:
+                log(t, mr)
+            t += 1
+            if mr < epsilon:
+                break
+            continue
         if t % k == 0:
             mr = max_regret(cg, sigma)
             if log is not None:
                 log(t, mr)
-            if mr < epsilon and k > 1:          # replay the window one check per iteration
+            if mr < epsilon:                    # replay the window one check per iteration
                 t, sigma = saved[0], saved[1].copy()
                 k = 1
                 continue
             saved = (t, sigma.copy())
-        fp.advance(cg, sigma, t, 1)       # the Java averages in the responses it just computed
+        fp.advance(cg, sigma, t, 1)
         t += 1
-        if mr < epsilon and k == 1:
-            break
     reg = regrets(cg, sigma)
     return PaperFP(sigma, t, mr, reg, float(reg.sum()), time.perf_counter() - start)
