@@ -16,15 +16,23 @@ import numpy as np
 from games.errors import GameError
 
 
+# trees smaller than this are checked in plain Python (lazy_njit)
+SMALL_TREE = 5000
+
+
 def lazy_njit(fn):
-    """``numba.njit(cache=True)(fn)``, compiled (or loaded from numba's cache) on the first
-    call: building a small game, as every command does, then never imports numba (about
-    0.25 s); ``.py_func`` is the plain Python function, as with numba."""
+    """A tree check (first argument: the ``kind`` array) that runs as plain Python on trees
+    of fewer than SMALL_TREE nodes, instant there, and otherwise as
+    ``numba.njit(cache=True)(fn)``, compiled (or loaded from numba's cache, about 0.5 s) on
+    the first large tree: building a small game, as every command does, never imports
+    numba.  ``.py_func`` is the plain Python function, as with numba."""
     compiled = None
 
     @functools.wraps(fn)
     def call(*args):
         nonlocal compiled
+        if args[0].shape[0] < SMALL_TREE:
+            return fn(*args)
         if compiled is None:
             from numba import njit
             compiled = njit(cache=True)(fn)
@@ -32,6 +40,7 @@ def lazy_njit(fn):
 
     call.py_func = fn
     return call
+
 
 TERMINAL, CHANCE, DECISION = 0, 1, 2
 
@@ -107,8 +116,6 @@ def structure_error(kind, parent, edge, player, infoset, infoset_player, n_act, 
     return 0, -1, 0, 0.0
 
 
-SMALL_TREE = 5000
-
 
 @lazy_njit
 def recall_violation(kind, parent, edge, player, infoset, offsets, n_infosets, who):
@@ -142,11 +149,8 @@ def find_recall_violation(kind, parent, edge, player, infoset, n_actions):
     offsets = np.zeros(n_actions.shape[0] + 1, dtype=np.int64)
     offsets[1:] = np.cumsum(n_actions)
     found = []
-    # small trees: the plain Python loop is instant, while loading the compiled function
-    # from numba's cache costs about 0.5 s of every command's start-up
-    check = recall_violation.py_func if kind.shape[0] < SMALL_TREE else recall_violation
     for who in np.unique(player[player >= 0]):
-        a, b = check(kind, parent, edge, player, infoset, offsets, n_actions.shape[0], int(who))
+        a, b = recall_violation(kind, parent, edge, player, infoset, offsets, n_actions.shape[0], int(who))
         if a >= 0:
             found.append((int(b), int(a), int(who)))
     if not found:

@@ -15,8 +15,7 @@ from typing import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from games._checks import (SMALL_TREE, STRUCTURE_ERRORS, check_perfect_recall,
-                           structure_error)
+from games._checks import STRUCTURE_ERRORS, check_perfect_recall, structure_error
 from games.tree import (DECISION, TERMINAL, Game, GameError, Infoset, NamedParameter,
                    _complete_named)
 
@@ -105,9 +104,8 @@ def game_from_arrays(name: str, n_players: int, kind: ArrayLike, parent: ArrayLi
         I = infosets[int(np.flatnonzero((iplayer < 0) | (iplayer >= n_players))[0])]
         raise GameError(f"information set {I.label!r} has player {I.player + 1} outside "
                         f"[1, {n_players}]")
-    # small trees: the plain Python loop is instant (as in check_perfect_recall)
-    check = structure_error.py_func if n < SMALL_TREE else structure_error
-    code, i, nch, total = check(kind, parent, edge, player, infoset, iplayer, n_act, prob, atol)
+    code, i, nch, total = structure_error(kind, parent, edge, player, infoset, iplayer, n_act,
+                                          prob, atol)
     if code:
         raise GameError(_describe(code, i, nch, total, kind, parent, edge, player, infoset,
                                   infosets, prob))

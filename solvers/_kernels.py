@@ -129,7 +129,9 @@ def back_up(sigma, legal, direct, iparent, topo, m, cfv, br, best):
     which is the ``sigma``-weighted sum of its action values or, with ``best``, their
     maximum (the first maximising legal action is stored in ``br``: a pure best response).
     Returns the value at the root: the player's expected payoff under ``sigma``, or her
-    best-response value."""
+    best-response value.  Kernels pass ``best`` as ``np.bool_(...)``: a literal True or
+    False is typed as a literal, and each would compile a signature of its own (so do
+    ``reach_probs``' ``exclude`` as ``np.int64``; tests/test_arrays.py counts them)."""
     amax = cfv.shape[1]
     for k in range(m):
         I = topo[k]
