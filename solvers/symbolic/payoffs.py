@@ -27,6 +27,9 @@ from games.tree import CHANCE, DECISION
 MAX_SYMBOLIC_NODES = 5_000
 
 _CACHE: "weakref.WeakKeyDictionary[Game, tuple[sp.Expr, ...]]" = weakref.WeakKeyDictionary()
+# the same payoffs as elements of their polynomial ring, where _derive could use one: a pot
+# substituted there costs a fraction of sympy's subs and expand of the expressions
+_RING: "weakref.WeakKeyDictionary[Game, tuple]" = weakref.WeakKeyDictionary()
 
 
 def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tuple[sp.Expr, ...]:
@@ -42,17 +45,49 @@ def symbolic_payoffs(game: Game, values: Mapping[str, Any] | None = None) -> tup
             raise GameError(f"game {game.name!r} has {game.n_nodes:,} nodes, more than the "
                             f"{MAX_SYMBOLIC_NODES:,} of symbolic payoffs (payoffs, equilibria, "
                             "ode); use pokerdyn solve")
-        base = _derive(game)
+        base, ring = _derive(game)
         _CACHE[game] = base
+        if ring is not None:
+            _RING[game] = ring
     if not values:
         return base
+    subs = _substitution(game, values)
+    elems = _ring_at(game, subs)
+    if elems is not None:
+        return tuple(e.as_expr() for e in elems)
+    return tuple(sp.expand(e.subs(subs)) for e in base)
+
+
+def payoff_elements(game: Game, values: Mapping[str, Any] | None, ring: PolyRing):
+    """The payoffs of :func:`symbolic_payoffs` (``values`` substituted) as elements of
+    ``ring``, whose symbols must hold every symbol left, taken straight from the polynomial
+    ring the payoffs were derived in (no round trip through sympy expressions); None where
+    they were derived as expressions or a value is not a rational number."""
+    symbolic_payoffs(game)
+    elems = _ring_at(game, _substitution(game, values or {}))
+    return None if elems is None else tuple(e.set_ring(ring) for e in elems)
+
+
+def _substitution(game: Game, values: Mapping[str, Any]) -> dict:
+    """Game parameter symbol -> exact value (a float as the rational it rounds)."""
     subs = {}
     for k, v in values.items():
         sym = next((s for s in game.params if s.name == k), None)
         if sym is None:
             raise GameError(f"game {game.name!r} has no parameter {k!r}")
         subs[sym] = sp.nsimplify(v, rational=True) if isinstance(v, float) else sp.sympify(v)
-    return tuple(sp.expand(e.subs(subs)) for e in base)
+    return subs
+
+
+def _ring_at(game: Game, subs: Mapping[sp.Symbol, sp.Expr]):
+    """The ring payoffs with the rational ``subs`` substituted (in their ring), or None."""
+    ring = _RING.get(game)
+    if ring is None or not all(v.is_Rational for v in subs.values()):
+        return None
+    R, elems = ring
+    at = [(R.gens[R.symbols.index(s)], QQ(int(v.p), int(v.q)))
+          for s, v in subs.items() if s in R.symbols]
+    return tuple(e.subs(at) for e in elems) if at else elems
 
 
 def _exact(x: Any) -> sp.Expr:
@@ -60,11 +95,12 @@ def _exact(x: Any) -> sp.Expr:
     return exact_number(x) if isinstance(x, (float, np.floating)) else sp.sympify(x)
 
 
-def _derive(game: Game) -> tuple[sp.Expr, ...]:
+def _derive(game: Game) -> tuple[tuple[sp.Expr, ...], tuple | None]:
     """The payoffs in a sparse polynomial ring over QQ (many times faster than expanding
     sympy expressions), or by expression expansion where a payoff or chance probability is
     not a polynomial in the game's symbols (e.g. ``1/P``); the same expanded expressions
-    either way (tests/test_payoffs_ring.py)."""
+    either way (tests/test_payoffs_ring.py).  Returns them with ``(ring, elements)``, or
+    None for the expression path."""
     probs = symbolic_strategy(game)
     chance = {n: _exact(game.edge_prob[n]) for n in range(1, game.n_nodes)
               if game.kind[int(game.parent[n])] == CHANCE}
@@ -73,7 +109,7 @@ def _derive(game: Game) -> tuple[sp.Expr, ...]:
                               *(x.free_symbols for u in pays for x in u),
                               *(w.free_symbols for w in chance.values())), key=str)
     if not gens:
-        return _derive_expr(game, probs, chance, pays)
+        return _derive_expr(game, probs, chance, pays), None
     R = PolyRing(gens, QQ)
     try:
         conv = R.from_expr
@@ -81,9 +117,9 @@ def _derive(game: Game) -> tuple[sp.Expr, ...]:
         chance_r = {n: conv(w) for n, w in chance.items()}
         pays_r = [[conv(x) for x in u] for u in pays]
     except (ValueError, TypeError, sp.PolynomialError, CoercionFailed):
-        return _derive_expr(game, probs, chance, pays)
-    return tuple(R.add(*t).as_expr() for t in _reach_terms(game, probs_r, chance_r, pays_r,
-                                                             R.one))
+        return _derive_expr(game, probs, chance, pays), None
+    elems = tuple(R.add(*t) for t in _reach_terms(game, probs_r, chance_r, pays_r, R.one))
+    return tuple(e.as_expr() for e in elems), (R, elems)
 
 
 def _reach_terms(game: Game, probs, chance, pays, one) -> list[list]:

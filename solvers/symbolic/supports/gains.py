@@ -16,6 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 import sympy as sp
+from sympy.polys.polyerrors import GeneratorsError
 from sympy.polys.rings import PolyRing
 
 from games import Game, GameError
@@ -24,6 +25,7 @@ from games.strategy import param_symbols
 from solvers.symbolic.dominance import DominanceResult, Elimination, _reach
 from solvers.symbolic.enumeration import Condition, own_reach
 from solvers.symbolic.nash_conv import payoffs_at
+from solvers.symbolic.payoffs import payoff_elements
 
 Terms = dict  # frozenset of parameter indices -> exact coefficient
 
@@ -60,8 +62,15 @@ def gain_system(game: Game, pot: Any) -> GainSystem:
     """The payoffs of ``game`` at the exact pot ``pot`` (None: a game without a pot)."""
     syms = list(param_symbols(game).values())
     ring = PolyRing(syms, sp.QQ)
-    sys0 = GainSystem(game, pot, ring, ())
-    return GainSystem(game, pot, ring, tuple(sys0.element(e) for e in payoffs_at(game, pot)))
+    has_pot = pot is not None and any(s.name == "P" for s in game.params)
+    try:
+        pays = payoff_elements(game, {"P": sp.sympify(pot)} if has_pot else None, ring)
+    except GeneratorsError:  # a game parameter left symbolic: not a polynomial of the ring
+        pays = None
+    if pays is None:
+        sys0 = GainSystem(game, pot, ring, ())
+        pays = tuple(sys0.element(e) for e in payoffs_at(game, pot))
+    return GainSystem(game, pot, ring, pays)
 
 
 def terms_of(f, names: tuple[str, ...]) -> Terms:

@@ -36,6 +36,7 @@ from games.strategy import param_symbols
 from solvers.symbolic import psplit
 from solvers.symbolic.enumeration import Family, own_reach, pot_symbol
 from solvers.symbolic.nash_conv import payoffs_at
+from solvers.symbolic.payoffs import payoff_elements
 from solvers.symbolic.supports.gains import (GainSystem, Gains, counterfactual_gains,
                                              exact_nash_conv_at)
 from solvers.symbolic.supports.geometry import Numeric, center, rational_point
@@ -51,8 +52,11 @@ def pot_system(game: Game) -> GainSystem:
     p = pot_symbol(game)
     syms = list(param_symbols(game).values())
     ring = PolyRing(syms + [p], sp.QQ)
-    base = GainSystem(game, p, ring, ())
-    return GainSystem(game, p, ring, tuple(base.element(e) for e in payoffs_at(game, None)))
+    pays = payoff_elements(game, None, ring)
+    if pays is None:
+        base = GainSystem(game, p, ring, ())
+        pays = tuple(base.element(e) for e in payoffs_at(game, None))
+    return GainSystem(game, p, ring, pays)
 
 
 def at_pot(psys: GainSystem, pot: Any) -> GainSystem:
