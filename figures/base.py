@@ -13,6 +13,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 from games.io.files import write_atomically  # noqa: E402
 
 
+DPI = 120
+# zlib level of the PNG files: level 1 writes files about 12% larger than the default level 6
+# in about half its time (1.2-1.5 s instead of 1.9-2.2 s for reproduce's 37 images)
+PNG_COMPRESSION = 1
+
+
 @dataclass(frozen=True)
 class FigureResult:
     """Files written by a figure module, a one-paragraph description of what the figure
@@ -26,8 +32,16 @@ class FigureResult:
 
 
 def new_figure(nrows: int = 1, ncols: int = 1, size: tuple[float, float] = (6.4, 4.8), **kw):
-    """A matplotlib figure and its axes (Agg backend)."""
-    return plt.subplots(nrows, ncols, figsize=size, **kw)
+    """A matplotlib figure and its axes (Agg backend).
+
+    Titles of 2-d axes sit at the top of their axes (``axes.titley`` 1.0), where
+    matplotlib's automatic placement puts them anyway when no tick labels or axis label are
+    above the axes, as in every figure here; the automatic placement measures every axes'
+    decorations on each layout and draw, about a seventh of the time of saving a figure.
+    3-d axes keep it (their titles do move)."""
+    three_d = (kw.get("subplot_kw") or {}).get("projection") == "3d"
+    with plt.rc_context({} if three_d else {"axes.titley": 1.0}):
+        return plt.subplots(nrows, ncols, figsize=size, **kw)
 
 
 def save(fig, out_dir: Path, filename: str) -> Path:
@@ -35,10 +49,15 @@ def save(fig, out_dir: Path, filename: str) -> Path:
     close it and return the path.  The file is written under a temporary name and renamed
     into place, so an interrupted or failed save never leaves a partial image."""
     path = Path(out_dir) / filename
+    fmt = path.suffix[1:].lower() or "png"
     try:
+        # the layout is measured at the dpi the file is drawn at, so the text extents that
+        # tight_layout computes are the ones the draw reuses (matplotlib caches them per dpi)
+        fig.set_dpi(DPI)
         fig.tight_layout()
         write_atomically(path, lambda tmp: fig.savefig(
-            tmp, dpi=120, format=path.suffix[1:].lower() or "png"))
+            tmp, dpi=DPI, format=fmt, **({"pil_kwargs": {"compress_level": PNG_COMPRESSION}}
+                                         if fmt == "png" else {})))
     finally:
         plt.close(fig)
     return path
