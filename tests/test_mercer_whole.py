@@ -179,3 +179,25 @@ def test_cached_sections_and_the_report_render(tmp_path):
     text = report.main(tmp_path).files[0].read_text()
     assert "## Summary: the largest deviation per table" in text
     assert "## The colluder count" in text and "## Table 7" in text
+
+
+def test_fp_regrets_resumed_in_a_process_is_a_fresh_run():
+    """mercer_fig2 and mercer_epsilon share fp_regrets' run per game in a worker: a longer
+    log resumes it, a shorter one is a prefix; both are the bits of a fresh run."""
+    import numpy as np
+
+    from figures.mercer import fig2
+    from games import compile_game
+    from games.catalog.registry import make_game
+
+    cg = compile_game(make_game("mercer-smh(players=2)"))
+    fig2._RUNS.clear()
+    fresh = fig2.fp_regrets(cg, 60)
+    fig2._RUNS.clear()
+    a = fig2.fp_regrets(cg, 25)
+    b = fig2.fp_regrets(compile_game(make_game("mercer-smh(players=2)")), 60)  # resumed
+    c = fig2.fp_regrets(cg, 10)                                               # a prefix
+    assert np.array_equal(b, fresh) and np.array_equal(a, fresh[:26])
+    assert np.array_equal(c, fresh[:11])
+    assert sum(len(r) for r in fig2._RUNS[cg.game.name][2]) == 61
+    fig2._RUNS.clear()

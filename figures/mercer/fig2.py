@@ -34,12 +34,32 @@ LOG = DATA / "fp_eps_mmh3_weak12.json"
 
 
 def fp_regrets(cg, iterations: int) -> np.ndarray:
-    """Rows (t, max regret, NashConv) of the paper's FP profile after t = 0 .. iterations."""
+    """Rows (t, max regret, NashConv) of the paper's FP profile after t = 0 .. iterations.
+
+    The run is kept per game for the process and resumed where a longer one is asked for
+    (``mercer_fig2`` and ``mercer_epsilon`` follow the same runs in one worker): fictitious
+    play resumed from its profile at ``t0`` is the same to the bit as one run
+    (``tests/test_fictitious_play.py``), so every row is the one a fresh run gives."""
     fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
-    sigma = fp.init(cg, uniform_strategy(cg))
-    r = np.empty((iterations + 1, cg.n_players))
-    fp.advance(cg, sigma, 0, iterations + 1, regrets=r)  # the regret before each update
+    game = cg.game
+    run = _RUNS.get(game.name)
+    if run is None or run[0] is not game or game.params:  # a game with parameters: afresh
+        run = (game, fp.init(cg, uniform_strategy(cg)), [])
+        if not game.params:
+            _RUNS[game.name] = run
+    _, sigma, logs = run
+    done = sum(len(r) for r in logs)
+    if done < iterations + 1:
+        r = np.empty((iterations + 1 - done, cg.n_players))
+        fp.advance(cg, sigma, done, len(r), regrets=r)  # the regret before each update
+        logs.append(r)
+    r = np.concatenate(logs)[:iterations + 1]
     return np.column_stack([np.arange(iterations + 1), r.max(axis=1), r.sum(axis=1)])
+
+
+# game name -> (the game, the FP profile after the logged iterations, the regret logs): games
+# without parameters only, whose compiled form is the same every time
+_RUNS: dict = {}
 
 
 def cfr_regrets(cg, iterations: int) -> np.ndarray:
