@@ -6,6 +6,7 @@ P = 5: 1,036 leaves, the count the P = 5 enumeration reports), and the propagati
 never discard the support of a known equilibrium."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -50,3 +51,37 @@ def test_leaves_of_kuhn3_third_with_p_symbolic_hold_the_known_supports():
                            for k, x in zip(case, vals)) and
                        all(k == "c" for k, x in zip(case, vals) if 0 < x < 1)
                        for case in cases), (pc.p_set, smp)
+
+
+@pytest.mark.parametrize("spec, pot", [("kuhn3-third", None), ("skp", None),
+                                       ("kuhn3-full-simplified", 5)])
+def test_the_plain_propagation_is_the_compiled_one(spec, pot, monkeypatch):
+    """Boxes.feasible runs the plain-Python propagation for walks of at most SMALL_BOXES
+    conditions (SKP) and the kernel above; both give the same answer on every check of
+    these walks."""
+    from solvers.symbolic.casesearch import boxes
+
+    g = get_game(spec)
+    fixed = reduce_game(g)
+    cv = conditions(g, None, fixed)
+    p = pot_symbol(g)
+    if pot is not None:
+        cv, p = at_pot(cv, p, sp.sympify(pot)), None
+    seen, used = [], []
+    feasible = boxes.Boxes.feasible
+
+    def both(self, one, zero, case, low, high):
+        got = feasible(self, one, zero, case, low, high)
+        if not (high == float("inf") and low <= 0):  # else decided without propagation
+            lo, hi = (self._ranges((0.0, 1.0 / low), True) if high == float("inf")
+                      else self._ranges((low, high), False))
+            codes = np.array([boxes._CODE[c] for c in case], np.int64)
+            args = (one, zero, codes, self._mono, lo, hi, self._nterms, self._deps, boxes.TOL)
+            seen.append((bool(boxes._propagate(*args)), bool(boxes._propagate_py(*args))))
+        used.append(len(self.tables) <= boxes.SMALL_BOXES)
+        return got
+
+    monkeypatch.setattr(boxes.Boxes, "feasible", both)
+    walk.case_leaves(cv, p, {})
+    assert seen and all(a == b for a, b in seen)
+    assert set(used) == {spec == "skp"}
