@@ -116,7 +116,6 @@ def structure_error(kind, parent, edge, player, infoset, infoset_player, n_act, 
     return 0, -1, 0, 0.0
 
 
-
 @lazy_njit
 def recall_violation(kind, parent, edge, player, infoset, offsets, n_infosets, who):
     """First pair (node of the set seen first, offending node) violating perfect recall
@@ -150,7 +149,8 @@ def find_recall_violation(kind, parent, edge, player, infoset, n_actions):
     offsets[1:] = np.cumsum(n_actions)
     found = []
     for who in np.unique(player[player >= 0]):
-        a, b = recall_violation(kind, parent, edge, player, infoset, offsets, n_actions.shape[0], int(who))
+        a, b = recall_violation(kind, parent, edge, player, infoset, offsets,
+                                n_actions.shape[0], int(who))
         if a >= 0:
             found.append((int(b), int(a), int(who)))
     if not found:

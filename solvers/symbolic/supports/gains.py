@@ -60,8 +60,15 @@ class GainSystem:
 
 def gain_system(game: Game, pot: Any) -> GainSystem:
     """The payoffs of ``game`` at the exact pot ``pot`` (None: a game without a pot)."""
-    syms = list(param_symbols(game).values())
-    ring = PolyRing(syms, sp.QQ)
+    ring = PolyRing(list(param_symbols(game).values()), sp.QQ)
+    return GainSystem(game, pot, ring, ring_payoffs(game, pot, ring))
+
+
+def ring_payoffs(game: Game, pot: Any, ring: PolyRing) -> tuple:
+    """The payoffs of :func:`payoffs_at` (``pot`` None: ``P`` left symbolic, as a generator
+    of ``ring``) as elements of ``ring``: straight from the ring they were derived in where
+    that works (:func:`solvers.symbolic.payoffs.payoff_elements`), else converted from the
+    expressions (:meth:`GainSystem.element`)."""
     has_pot = pot is not None and any(s.name == "P" for s in game.params)
     try:
         pays = payoff_elements(game, {"P": sp.sympify(pot)} if has_pot else None, ring)
@@ -70,7 +77,7 @@ def gain_system(game: Game, pot: Any) -> GainSystem:
     if pays is None:
         sys0 = GainSystem(game, pot, ring, ())
         pays = tuple(sys0.element(e) for e in payoffs_at(game, pot))
-    return GainSystem(game, pot, ring, pays)
+    return pays
 
 
 def terms_of(f, names: tuple[str, ...]) -> Terms:

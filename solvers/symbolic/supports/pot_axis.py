@@ -36,9 +36,8 @@ from games.strategy import param_symbols
 from solvers.symbolic import psplit
 from solvers.symbolic.enumeration import Family, own_reach, pot_symbol
 from solvers.symbolic.nash_conv import payoffs_at
-from solvers.symbolic.payoffs import payoff_elements
 from solvers.symbolic.supports.gains import (GainSystem, Gains, counterfactual_gains,
-                                             exact_nash_conv_at)
+                                             exact_nash_conv_at, ring_payoffs)
 from solvers.symbolic.supports.geometry import Numeric, center, rational_point
 from solvers.symbolic.supports.solve import SupportTimeout, deadline, solve_support
 
@@ -52,11 +51,7 @@ def pot_system(game: Game) -> GainSystem:
     p = pot_symbol(game)
     syms = list(param_symbols(game).values())
     ring = PolyRing(syms + [p], sp.QQ)
-    pays = payoff_elements(game, None, ring)
-    if pays is None:
-        base = GainSystem(game, p, ring, ())
-        pays = tuple(base.element(e) for e in payoffs_at(game, None))
-    return GainSystem(game, p, ring, pays)
+    return GainSystem(game, p, ring, ring_payoffs(game, None, ring))
 
 
 def at_pot(psys: GainSystem, pot: Any) -> GainSystem:
