@@ -23,9 +23,10 @@ exact NashConv 0 in a quadratic field; curves are reported beside the families.
 Distances (:func:`.geometry.distance`): max norm over the parameters, leaving out the
 dominated parameters at information sets the limit reaches with probability below
 ``REACH_MIN`` (an average strategy there is arbitrary, and so is Nash play).  A run farther
-than ``target`` from every family is run again from the same start with ``REFINE`` times the
-iterations (at most ``rounds`` times): slow drift along nearly flat directions, not a missing
-family, is what keeps a limit away (3-player Kuhn: NashConv 1e-5 with distance 2e-3).
+than ``target`` from every family is run again from the same start with ``propose.REFINE``
+times the iterations (at most ``rounds`` times, :func:`.propose.refine`): slow drift along
+nearly flat directions, not a missing family, is what keeps a limit away (3-player Kuhn:
+NashConv 1e-5 with distance 2e-3).
 """
 from __future__ import annotations
 
@@ -47,12 +48,12 @@ from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_co
                                              iterated_dominance_at)
 from solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
                                                 rational_point, sample)
-from solvers.symbolic.supports.propose import ITERATIONS, LearnedProfile, learned_profiles
+from solvers.symbolic.supports.propose import (ITERATIONS, LearnedProfile, learned_profiles,
+                                                refine)
 from solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
 
 EPS_X, TOL_G = 1e-2, 1e-3
 REACH_MIN = 1e-3  # dominated parameters at sets a limit reaches less often are not compared
-REFINE = 4
 FOLLOW = 6  # supports past the skipped ones searched for curves when following curve ends
 
 
@@ -216,14 +217,7 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
         if not far:
             break
         t = time.perf_counter()
-        for m in {runs[k].method for k in far}:
-            ks = [k for k in far if runs[k].method == m]
-            its_m = {m: max(runs[k].iterations for k in ks) * REFINE}
-            redo = learned_profiles(cg, max(x.seed for x in runs) + 1, seed, [m], its_m,
-                                    only=[runs[k].seed for k in ks], workers=workers,
-                                    tol=None if tol is None else tol / REFINE)
-            for k, r in zip(ks, redo):
-                runs[k] = r
+        runs = refine(cg, runs, far, seed, workers, tol)
         clock["learning"] += time.perf_counter() - t
         t = time.perf_counter()
         propose([runs[k] for k in far])

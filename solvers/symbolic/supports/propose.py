@@ -34,6 +34,7 @@ METHODS = ("cfr+", "fp")
 # fictitious play needs more iterations for the same NashConv (3-player Kuhn, P = 3: about
 # 1e-5 after 1e5 CFR+ iterations, 5e-5 after 4e5 alternating FP iterations)
 ITERATIONS = {"cfr+": 100_000, "fp": 400_000}
+REFINE = 4  # a run refined by :func:`refine` gets this many times the iterations
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,24 @@ def learned_profiles(cg: CompiledGame, seeds: int = 20, seed: int = 0,
     ctx = mp.get_context("fork")
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
         return list(pool.map(_shared_run, tasks))
+
+
+def refine(cg: CompiledGame, runs: Sequence[LearnedProfile], far: Sequence[int], seed: int = 0,
+           workers: int | None = 1, tol: float | None = None, factor: int = REFINE
+           ) -> list[LearnedProfile]:
+    """``runs`` (from :func:`learned_profiles` with this ``seed``) with the runs at the
+    indices ``far`` run again from their own starting profiles with ``factor`` times the
+    iterations (per method: the most any of them ran), and ``tol`` divided by ``factor``."""
+    runs = list(runs)
+    for m in sorted({runs[k].method for k in far}):
+        ks = sorted((k for k in far if runs[k].method == m), key=lambda k: runs[k].seed)
+        its = {m: max(runs[k].iterations for k in ks) * factor}
+        redo = learned_profiles(cg, max(r.seed for r in runs) + 1, seed, [m], its,
+                                only=[runs[k].seed for k in ks], workers=workers,
+                                tol=None if tol is None else tol / factor)
+        for k, r in zip(ks, redo):
+            runs[k] = r
+    return runs
 
 
 _SHARED: tuple | None = None
