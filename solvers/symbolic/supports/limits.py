@@ -25,7 +25,7 @@ import sympy as sp
 
 from games import Game, GameError, compile_game
 
-from solvers.symbolic.enumeration import Family
+from solvers.symbolic.enumeration import Family, pot_symbol
 from solvers.symbolic.family_records import parse_set, record_family
 from solvers.symbolic.supports.geometry import Numeric, distance
 from solvers.symbolic.supports.propose import LearnedProfile, learned_profiles, refine
@@ -38,7 +38,7 @@ def families_at(record: Mapping[str, Any], game: Game, pot: Any) -> list[Family]
     with its strategy over ``record["free_names"]`` and its constraints as ``(expr >= 0 or
     > 0, strict)``; an empty list where no piece holds ``pot``."""
     pot = sp.sympify(pot)
-    p = next((s for s in game.params if s.name == "P"), None)
+    p = pot_symbol(game)
     names = list(record["free_names"])
     out = []
     for pc in record["pieces"]:
@@ -114,7 +114,7 @@ def limits_at(game: Game, record: Mapping[str, Any], pot: Any, seeds: int = 2, s
     fams = families_at(record, game, pot)
     names = list(record["free_names"])
     nums = [Numeric(f, names) for f in fams]
-    values = {"P": float(pot)} if any(s.name == "P" for s in game.params) else None
+    values = {"P": float(pot)} if pot_symbol(game) is not None else None
     cg = compile_game(game, values)
     runs = learned_profiles(cg, seeds, seed, iterations={**ITERATIONS, **(iterations or {})},
                             workers=workers)
