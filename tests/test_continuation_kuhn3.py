@@ -2,7 +2,8 @@
 (N = 4, ante P/3) at P = 2, 3 and 6 lie in the exact families of the support method
 (solvers.symbolic.supports; README "The equilibrium set of 3-player Kuhn poker"), recorded
 in figures/frontier/data/kuhn3_families_P3.json (P = 3) and benchmarks/results/
-kuhn3_set_pots.json, kuhn3_set_pot6.json (P = 2, 6).
+kuhn3_set_pots.json, kuhn3_set_pot6.json (P = 2, 6); for N = 5 at P = 6 the branch point's
+own support solved exactly.
 
 A point lies in a family when the max-norm distance to it (solvers.symbolic.supports.
 geometry.distance, the family's constraints enforced) is below 1e-8 on every set reached
@@ -101,3 +102,29 @@ def test_branch_points_at_pots_2_and_6_lie_in_the_certified_families(pot, pots, 
     res = continuation(get_game("kuhn3"), pots, start=start, opts=Options(max_branches=30))
     for e in _check(res, pot):
         assert e == pytest.approx([float(v) for v in payoffs], abs=1e-9)
+
+
+def test_five_card_branch_point_at_pot_6_lies_on_an_exact_family():
+    """N = 5 (`kuhn3(cards=5)`, 60 parameters: the largest deck the support method takes):
+    the branch point at P = 6, followed up from 5.9 and handed to the support method as its
+    one proposal, has a support whose exact solution is a certified family (one free
+    parameter, player 3's T bet after two checks; exact NashConv 0 at a rational point) at
+    max-norm distance below 1e-8, with the family's exact payoffs."""
+    from solvers.symbolic.supports.equilibrium_set import equilibrium_set
+    from solvers.symbolic.supports.propose import LearnedProfile
+
+    game = get_game("kuhn3(cards=5)")
+    res = continuation(game, (5.9, 6.0), start=5.9, opts=Options(max_branches=30))
+    pts = _points_at(res, 6.0)
+    assert len(pts) == 1 and pts[0].certificate["nash_conv"] < 1e-9
+    run = LearnedProfile("continuation", 0, res.system.named_values(pts[0].x),
+                         pts[0].certificate["nash_conv"], 0)
+    es = equilibrium_set(game, 6, runs=[run], rounds=0, curves=False)
+    (fam,) = es.families
+    assert fam.certified and fam.family.free == ("x3_T_kk_b",)
+    assert es.distances[0][0] < 1e-8
+    assert fam.payoffs == (Fraction(-359071, 7590240), Fraction(-64279507, 12255154065),
+                           Fraction(27369277, 520803360))
+    cg = compile_game(game, {"P": 6.0})
+    assert expected_payoffs(cg, res.system.sigma(pts[0].x)) == pytest.approx(
+        [float(v) for v in fam.payoffs], abs=1e-9)
