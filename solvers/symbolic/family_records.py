@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from games import Game
+from games import Game, GameError
 from games.strategy import param_symbols
 
 from solvers.symbolic.piecewise import Piece, Solution
@@ -24,6 +24,21 @@ def parse_set(text: str) -> sp.Set:
     """Inverse of :func:`set_str`."""
     obj = sp.sympify(text)
     return obj if isinstance(obj, sp.Set) else sp.FiniteSet(obj)
+
+
+def record_constraint(rel: Any, text: str | None = None) -> tuple[sp.Expr, bool] | None:
+    """A recorded inequality (parsed, ``text`` as recorded) as the constraint ``(expr,
+    strict)`` of a :class:`~solvers.symbolic.enumeration.Family` (``expr > 0`` or ``>= 0``);
+    None when it holds identically (decided on parsing or after a substitution)."""
+    if rel in (True, sp.true):
+        return None
+    if rel in (False, sp.false):
+        raise GameError(f"recorded constraint {text or rel!r} is false")
+    if isinstance(rel, (sp.Ge, sp.Gt)):
+        return sp.expand(rel.lhs - rel.rhs), isinstance(rel, sp.Gt)
+    if isinstance(rel, (sp.Le, sp.Lt)):
+        return sp.expand(rel.rhs - rel.lhs), isinstance(rel, sp.Lt)
+    raise GameError(f"recorded constraint {text or rel!r} is not an inequality")
 
 
 def solution_record(p_set: sp.Set, sol: Solution) -> dict[str, Any]:

@@ -26,7 +26,7 @@ import sympy as sp
 from games import Game, GameError, compile_game
 
 from solvers.symbolic.enumeration import Family, pot_symbol
-from solvers.symbolic.family_records import parse_set, record_family
+from solvers.symbolic.family_records import parse_set, record_constraint, record_family
 from solvers.symbolic.supports.geometry import Numeric, distance
 from solvers.symbolic.supports.propose import LearnedProfile, learned_profiles, refine
 
@@ -50,24 +50,10 @@ def families_at(record: Mapping[str, Any], game: Game, pot: Any) -> list[Family]
                     for s in e.free_symbols if s.name in fam["free"]}
             sub = {**real, **({p: pot} if p is not None else {})}
             strategy = tuple((n, sp.simplify(fam["strategy"][n].xreplace(sub))) for n in names)
-            cons = tuple(_constraint(c.xreplace(sub)) for c in fam["constraints"])
+            cons = tuple(record_constraint(c.xreplace(sub)) for c in fam["constraints"])
             out.append(Family(strategy, fam["free"], tuple(c for c in cons if c is not None),
                               rec.get("support", "")))
     return out
-
-
-def _constraint(rel: Any) -> tuple[sp.Expr, bool] | None:
-    """``a <= b`` as ``(b - a, False)``, ``a < b`` as ``(b - a, True)``; None for a relation
-    that holds identically once the pot is substituted."""
-    if rel is sp.true:
-        return None
-    if rel is sp.false:
-        raise GameError(f"a recorded family fails its own constraint {rel}")
-    if isinstance(rel, (sp.GreaterThan, sp.StrictGreaterThan)):
-        return rel.lhs - rel.rhs, isinstance(rel, sp.StrictGreaterThan)
-    if isinstance(rel, (sp.LessThan, sp.StrictLessThan)):
-        return rel.rhs - rel.lhs, isinstance(rel, sp.StrictLessThan)
-    raise GameError(f"recorded constraint {rel} is not an inequality")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from games import Game, GameError
 
 from solvers.symbolic import psplit
 from solvers.symbolic.enumeration import Family
+from solvers.symbolic.family_records import record_constraint
 from solvers.symbolic.piecewise import Solution
 from solvers.symbolic.supports.equilibrium_set import EquilibriumSet, equilibrium_set
 from solvers.symbolic.supports.pot_axis import (Segment, at_value, certify_at, full_case, idle_of,
@@ -329,17 +330,9 @@ def family_from_sweep_record(rec: dict, game: Game) -> Family:
     def parse(text: str):
         return sp.sympify(text, locals=local)
 
-    cons = []
-    for c in rec["constraints"]:
-        rel = parse(c)
-        if rel in (True, sp.true):  # decided on parsing (a positive constant): holds
-            continue
-        if rel in (False, sp.false):
-            raise GameError(f"recorded constraint {c!r} is false")
-        cons.append((sp.expand(rel.lhs - rel.rhs) if isinstance(rel, (sp.Ge, sp.Gt)) else
-                     sp.expand(rel.rhs - rel.lhs), isinstance(rel, (sp.Gt, sp.Lt))))
+    cons = [record_constraint(parse(c), c) for c in rec["constraints"]]
     return Family(tuple((k, parse(v)) for k, v in rec["strategy"].items()), tuple(rec["free"]),
-                  tuple(cons), rec["cases"], tuple(parse(e) for e in rec["only_at"]))
+                  tuple(c for c in cons if c is not None), rec["cases"], tuple(parse(e) for e in rec["only_at"]))
 
 
 __all__ = ["PotFamily", "PotSweep", "pot_sweep", "sweep_records", "display", "NOTE",
