@@ -15,6 +15,26 @@ settings.register_profile("pokerdyn", deadline=None, max_examples=40,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("pokerdyn")
 
+
+_CONFIG: list = []
+
+
+def pytest_configure(config):
+    _CONFIG.append(config)
+
+
+def pytest_runtest_logreport(report):
+    """Name a failing test the moment it fails, with its last message line (issue 33): the
+    summary comes only at the end, and a run cut short (an interrupt, CI's time limit) would
+    otherwise never say which test failed.  Under xdist this runs in the controller, which
+    receives every worker's reports as they finish."""
+    reporter = _CONFIG[-1].pluginmanager.get_plugin("terminalreporter") if _CONFIG else None
+    if report.failed and reporter is not None:
+        crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", "")
+        first = " ".join(str(crash).split())[:200]
+        reporter.write("\n")
+        reporter.write_line(f"FAILED {report.nodeid} ({report.when}): {first}", red=True)
+
 # Games used by property tests, with the pot for the one-third street family.
 POTS = {"kuhn": None, "kuhn3": None, "kuhn3-third": 9, "kuhn3-third-full": 9, "skp": 9}
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-import os
-import re
 from pathlib import Path
 
 import pytest
@@ -23,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from figures.registry import FIGURES
+from hostile import run_bad
 from pokerdyn.cli import COMMANDS, main
 
 # --- strategies of bad values -------------------------------------------------------------
@@ -207,40 +206,6 @@ def inputs(tmp_path_factory) -> Path:
         elif content is not None:
             (d / name).write_text(content)
     return d
-
-
-# what every message says besides the value: what is allowed (or why nothing can be)
-HINT = re.compile(r"allowed|available|choose from|range|one of|needs|must|not a number|"
-                  r"not writable|does not exist|not valid TOML|no pot parameter|of the form")
-
-
-def run_bad(argv: list[str], names: tuple[str, ...], tmp_root: Path) -> None:
-    """Run the CLI in an empty folder and check the one-line, exit-2, nothing-written rule;
-    ``names``: strings of which the message must contain one (the value or the option)."""
-    workdir = tmp_root / f"w{os.getpid()}"
-    workdir.mkdir()
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.chdir(workdir), contextlib.redirect_stdout(out), \
-                contextlib.redirect_stderr(err):
-            try:
-                code = main(argv)
-            except SystemExit as exc:  # argparse's usage errors
-                code = exc.code
-        written = sorted(str(p.relative_to(workdir)) for p in workdir.rglob("*"))
-    finally:
-        for p in sorted(workdir.rglob("*"), reverse=True):
-            p.unlink() if p.is_file() else p.rmdir()
-        workdir.rmdir()
-    lines = [ln for ln in err.getvalue().splitlines() if ln.strip()]
-    msg = f"{argv}: exit {code}, stderr {err.getvalue()!r}, stdout {out.getvalue()!r}"
-    assert code == 2, msg
-    assert out.getvalue() == "", msg
-    assert len(lines) == 1 and "Traceback" not in lines[0], msg
-    assert lines[0].startswith("pokerdyn: error: "), msg
-    assert any(n and n in lines[0] for n in names), msg
-    assert HINT.search(lines[0]), msg
-    assert written == [], f"{msg}; wrote {written}"
 
 
 SETTINGS = settings(max_examples=6, deadline=None, derandomize=True,

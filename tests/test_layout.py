@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,15 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return out
 
 
-MODULES = _modules()
-GRAPH = {m: _imports(m, p, set(MODULES)) for m, p in MODULES.items()}
+@functools.cache
+def _mods() -> dict:
+    """The package's modules (parsed when a test first asks, not at collection)."""
+    return _modules()
+
+
+@functools.cache
+def _graph() -> dict:
+    return {m: _imports(m, p, set(_mods())) for m, p in _mods().items()}
 
 
 def _layer(mod: str) -> int:
@@ -57,15 +65,15 @@ def _layer(mod: str) -> int:
 
 
 def test_imports_point_one_way():
-    bad = [f"{m} imports {t}" for m, ts in GRAPH.items() for t in ts if _layer(t) > _layer(m)]
+    bad = [f"{m} imports {t}" for m, ts in _graph().items() for t in ts if _layer(t) > _layer(m)]
     assert not bad, "imports against the direction CLI -> figures -> dynamics -> solvers -> games: " + "; ".join(bad)
 
 
 def test_no_import_cycle_between_modules():
     # a package's __init__ re-exporting its own submodules is not a cycle of design
     def edges(m):
-        return {t for t in GRAPH[m] if not (t.startswith(m + ".") or m.startswith(t + ".")
-                                            and MODULES[t].name == "__init__.py")}
+        return {t for t in _graph()[m] if not (t.startswith(m + ".") or m.startswith(t + ".")
+                                            and _mods()[t].name == "__init__.py")}
     state: dict[str, int] = {}
     stack: list[str] = []
 
@@ -80,14 +88,14 @@ def test_no_import_cycle_between_modules():
         stack.pop()
         state[m] = 2
 
-    for m in sorted(GRAPH):
+    for m in sorted(_graph()):
         if m not in state:
             visit(m)
 
 
 def test_the_import_checks_can_fail():
-    assert _imports("games.tree", MODULES["games.tree"], set(MODULES)) >= {"games._checks", "games.errors"}
-    assert GRAPH["solvers.symbolic.piecewise"] >= {"solvers.symbolic.reduce",
+    assert _imports("games.tree", _mods()["games.tree"], set(_mods())) >= {"games._checks", "games.errors"}
+    assert _graph()["solvers.symbolic.piecewise"] >= {"solvers.symbolic.reduce",
                                                    "solvers.symbolic.enumeration"}
 
 
@@ -97,7 +105,7 @@ def test_lazy_exports_stay_in_their_layer():
     import solvers
 
     for name, mod in solvers._EXPORTS.items():
-        assert mod.split(".")[0] == "solvers" and mod in MODULES, (name, mod)
+        assert mod.split(".")[0] == "solvers" and mod in _mods(), (name, mod)
         assert callable(getattr(solvers, name)), name
 
 
@@ -109,6 +117,6 @@ def test_folders_hold_at_most_about_twelve_modules(top):
 
 
 def test_no_file_over_about_500_lines():
-    long = {str(p.relative_to(ROOT)): n for p in MODULES.values()
+    long = {str(p.relative_to(ROOT)): n for p in _mods().values()
             if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert not long, long

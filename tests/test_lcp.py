@@ -1,5 +1,6 @@
 """Sequence-form LCP (Koller, Megiddo & von Stengel 1996) by Lemke's method: exact values,
 exact NashConv certificates, and Gambit's own ``lcp_solve`` on the exported .efg."""
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -102,13 +103,16 @@ def test_fixed_general_sum_game_is_not_zero_sum_and_solved_exactly():
     assert all(isinstance(v, Fraction) for e in eq for v in e.exact_payoffs)
 
 
-BUCKETS = bucket_model(6, samples=10, seed=0).model
+@functools.cache
+def _buckets():
+    """The 6-bucket model (built when a test first asks, not at collection)."""
+    return bucket_model(6, samples=10, seed=0).model
 
 
 def test_blind_vs_blind_icm_endgame_is_general_sum_and_equals_gambit():
     """Three seats, ICM payouts 50/30/20: the blinds' equity changes do not sum to a
     constant (the folded seat's equity moves); float LCP equals Gambit within 1e-9."""
-    g = blind_vs_blind(BUCKETS, [10, 6, 4], blinds=(0.5, 1.0), payouts=[0.5, 0.3, 0.2])
+    g = blind_vs_blind(_buckets(), [10, 6, 4], blinds=(0.5, 1.0), payouts=[0.5, 0.3, 0.2])
     cg = compile_game(g)
     sums = cg.payoffs.sum(axis=1)
     assert sums.max() - sums.min() > 1e-3
@@ -120,7 +124,7 @@ def test_blind_vs_blind_icm_endgame_is_general_sum_and_equals_gambit():
 
 def test_blind_vs_blind_chip_ev_is_zero_sum_and_lcp_matches_lp():
     """With chip payoffs and no ante the endgame is zero-sum: the LCP value equals the LP's."""
-    cg = compile_game(blind_vs_blind(BUCKETS, [10, 6, 4], blinds=(0.5, 1.0)))
+    cg = compile_game(blind_vs_blind(_buckets(), [10, 6, 4], blinds=(0.5, 1.0)))
     assert np.abs(cg.payoffs.sum(axis=1)).max() < 1e-12
     eq = solve_lcp(cg, exact=False).equilibria[0]
     assert abs(eq.payoffs[0] - solve_lp(cg).value) < 1e-9
@@ -134,7 +138,7 @@ def test_starts_replay_exactly_from_a_seed():
 
 def test_blind_vs_blind_needs_three_seats():
     with pytest.raises(GameError, match="2 seats: a blind-versus-blind endgame needs 3 to 6"):
-        blind_vs_blind(BUCKETS, [10, 6])
+        blind_vs_blind(_buckets(), [10, 6])
 
 
 def test_cli_lcp_on_three_players_is_one_line_exit_2(capsys):

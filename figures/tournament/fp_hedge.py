@@ -21,8 +21,9 @@ DATA = Path(__file__).resolve().parent / "data" / "fp_hedge.json"
 
 def compare(k: int = 8, samples: int = 2000, stacks=(10.0, 10.0, 10.0),
             payouts=(0.5, 0.3, 0.2), target: float = 1e-3, iterations: int = 200_000,
-            seconds: float = 120.0, seed: int = 0) -> dict:
-    """Run both solvers until NashConv <= ``target`` (or the caps); returns the histories
+            seconds: float | None = 120.0, seed: int = 0) -> dict:
+    """Run both solvers until NashConv <= ``target`` (or the caps; ``seconds=None``: no time
+    cap, so the result does not depend on the machine's load); returns the histories
     (iteration, NashConv, seconds), iterations and seconds to the target, the final
     NashConvs and the largest strategy difference between the two results."""
     from games.compiled import compile_game

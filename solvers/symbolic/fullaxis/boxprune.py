@@ -61,10 +61,10 @@ def _search(eq: list, iq: list, n: int, num: type, boxes: int, seconds: float) -
     splits = [(p, _linear_splits(p, n)) for p in eq]
     isplits = [(p, _linear_splits(p, n)) for p in iq]
     stack = [[(num(0), num(1))] * n]
-    t0, k = time.perf_counter(), 0
+    t0, k = time.process_time(), 0
     while stack:
         k += 1
-        if k > boxes or time.perf_counter() - t0 > seconds:
+        if k > boxes or time.process_time() - t0 > seconds:
             return False
         box = _contract(stack.pop(), splits, isplits)
         if box is None:

@@ -245,10 +245,10 @@ def outside_box(basis: Sequence[sp.Expr], xs: Sequence[sp.Symbol],
     tried, each from a basis for a block order (the others before the projected ones)."""
     if len(first) == 2 and len(basis) and curve_misses_square(basis[-1], *first):
         return True
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     pairs = [[a] for a in first] + [[a, b] for a in first for b in xs if b not in first]
     for pair in pairs:
-        if time.perf_counter() - t0 > seconds:
+        if time.process_time() - t0 > seconds:
             return False
         rest = [x for x in xs if x not in pair]
         k = len(rest)
