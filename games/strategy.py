@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 import numpy as np
 import sympy as sp
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from games.compiled import CompiledGame
 from games.tree import Game, GameError
@@ -106,21 +106,63 @@ def has_declared_names(game) -> bool:
                for p in game.named)
 
 
-def check_strategy(cg: CompiledGame, sigma: NDArray[np.float64], atol: float = 1e-9) -> None:
-    """Raise GameError unless ``sigma`` is a valid behaviour profile of ``cg``."""
-    sigma = np.asarray(sigma)
-    if sigma.shape != cg.legal.shape:
-        raise GameError(f"strategy shape {sigma.shape} != (n_infosets, max_actions) "
-                        f"{cg.legal.shape}")
-    if not np.all(np.isfinite(sigma)) or (sigma < -atol).any() or (sigma > 1 + atol).any():
-        raise GameError("strategy probabilities must lie in [0, 1]")
-    if (np.abs(sigma[~cg.legal]) > atol).any():
-        raise GameError("strategy puts probability on an illegal action")
-    sums = sigma.sum(axis=1)
-    bad = np.nonzero(np.abs(sums - 1) > 1e-6)[0]
+def check_strategy(cg: CompiledGame, sigma: ArrayLike, what: str = "strategy",
+                   atol: float = 1e-9, full: bool = True) -> NDArray[np.float64]:
+    """``sigma`` as a C-contiguous float64 array if it is a behaviour profile of ``cg``,
+    else GameError naming ``what`` (the caller's argument), the bad shape, entry or
+    information set, and what is allowed.
+
+    The one check of profiles given to the public API (solvers.evaluation, the iterative
+    solvers' ``sigma0`` ...): shape exactly ``(n_infosets, max_actions)``, every entry a
+    finite number >= 0, 0 at illegal actions (the padding of sets with fewer actions) and
+    every row summing to 1, each within ``atol``.  Vectorised, O(size); callers run it once
+    at their entry, never inside an iteration.  ``full=False`` checks the shape only (O(1)
+    beyond the conversion): the guard that keeps the numba kernels inside their arrays
+    where the profile is the caller's own (an ODE state, an iterate).
+    """
+    try:
+        arr = np.asarray(sigma, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise GameError(f"{what} is not an array of numbers; it must be an array of shape "
+                        f"(n_infosets, max_actions) = {cg.legal.shape}") from None
+    if arr.shape != cg.legal.shape:
+        raise GameError(f"{what} shape {arr.shape} is not allowed: game {cg.name!r} needs "
+                        f"(n_infosets, max_actions) = {cg.legal.shape}")
+    arr = np.ascontiguousarray(arr)
+    if not full or arr.size == 0:
+        return arr
+    infosets = cg.game.infosets
+
+    def where(I: int, a: int) -> str:
+        acts = infosets[I].actions
+        act = f", action {acts[a]!r}" if a < len(acts) else ""
+        return f"{what}[{I}, {a}] (information set {infosets[I].label!r}{act})"
+
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        I, a = (int(i) for i in np.argwhere(bad)[0])
+        raise GameError(f"{where(I, a)} = {float(arr[I, a])} is not a number in the allowed "
+                        "range [0, 1]")
+    bad = arr < -atol
+    if bad.any():
+        I, a = (int(i) for i in np.argwhere(bad)[0])
+        raise GameError(f"{where(I, a)} = {float(arr[I, a])!r} is negative; probabilities "
+                        "must lie in [0, 1]")
+    bad = ~cg.legal & (np.abs(arr) > atol)
+    if bad.any():
+        I, a = (int(i) for i in np.argwhere(bad)[0])
+        raise GameError(f"{where(I, a)} = {float(arr[I, a])!r} puts probability on an "
+                        f"illegal action: information set {infosets[I].label!r} has "
+                        f"{len(infosets[I].actions)} actions and the entries after them "
+                        "must be 0")
+    sums = arr.sum(axis=1)
+    bad = np.nonzero(~(np.abs(sums - 1.0) <= atol))[0]
     if bad.size:
-        raise GameError(f"strategy at {cg.game.infosets[bad[0]].label!r} sums to "
-                        f"{sums[bad[0]]}, not 1")
+        I = int(bad[0])
+        raise GameError(f"{what} at {infosets[I].label!r} sums to {float(sums[I])!r}, not 1 "
+                        f"(information set {I}, row {arr[I].tolist()}); each information "
+                        f"set's probabilities must sum to 1 within {atol:g}")
+    return arr
 
 
 def param_symbols(game: Game) -> dict[str, sp.Symbol]:

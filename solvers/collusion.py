@@ -27,8 +27,9 @@ from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
 from games import CompiledGame, Game, GameError, compile_game
+from games.strategy import check_strategy
 
-from solvers.evaluation import expected_payoffs
+from solvers.evaluation import check_player, expected_payoffs
 
 Make = Callable[[str | None, tuple[int, int] | None], Game]
 Solve = Callable[[CompiledGame], tuple[NDArray[np.float64], float]]
@@ -90,7 +91,9 @@ def transplant(dst: CompiledGame, sigma: NDArray[np.float64], src: CompiledGame,
     """``sigma`` (a profile of ``dst``) with ``player``'s rows (0-based) taken from
     ``src_sigma`` (a profile of ``src``), information sets matched by label; GameError when
     one of the player's sets of ``dst`` is missing in ``src`` or has other actions."""
-    out = np.array(sigma, dtype=np.float64)
+    player = check_player(dst, player)
+    out = check_strategy(dst, sigma, "sigma").copy()
+    src_sigma = check_strategy(src, src_sigma, "src_sigma")
     src_infosets = src.game.infosets
     index = {I.label: i for i, I in enumerate(src_infosets)}
     missing = []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
 
@@ -38,7 +38,9 @@ def exact_values(game: Game, sigma: dict[str, tuple], payoffs: Sequence[Sequence
 
     The probabilities and payoffs are brought to common denominators and the passes of
     :func:`integer_values` run on Python integers (no gcd per operation)."""
-    probs = [tuple(Fraction(p) for p in sigma[s.label]) for s in game.infosets]
+    probs = _exact_profile(game, sigma)
+    if payoffs is not None:
+        _check_payoff_rows(game, payoffs)
     if payoffs is None:
         memo: dict[float, Fraction] = {}
         payoffs = [[memo[u] if u in memo else memo.setdefault(u, rational(u))
@@ -48,6 +50,53 @@ def exact_values(game: Game, sigma: dict[str, tuple], payoffs: Sequence[Sequence
     snum = [tuple(p.numerator * (sden // p.denominator) for p in row) for row in probs]
     pnum = [[u.numerator * (pden // u.denominator) for u in row] for row in payoffs]
     return integer_values(game, snum, sden, pnum, pden)
+
+
+def _exact_profile(game: Game, sigma: Mapping[str, Sequence]) -> list[tuple[Fraction, ...]]:
+    """The rows of the exact profile ``sigma`` in ``game.infosets`` order as Fractions;
+    GameError unless every information set has one row of ``len(actions)`` rationals >= 0
+    summing to exactly 1 and no other label is given (the exact counterpart of
+    games.strategy.check_strategy, which checks float arrays of a compiled game)."""
+    if not isinstance(sigma, Mapping):
+        raise GameError(f"sigma must be a dict {{information set label: probabilities}}, "
+                        f"not {type(sigma).__name__}")
+    labels = {s.label for s in game.infosets}
+    extra = [k for k in sigma if k not in labels]
+    if extra:
+        raise GameError(f"sigma has information set {extra[0]!r}, not one of game "
+                        f"{game.name!r}; allowed: its {len(labels)} information-set labels")
+    rows = []
+    for s in game.infosets:
+        if s.label not in sigma:
+            raise GameError(f"sigma needs the information set {s.label!r} (probabilities of "
+                            f"{', '.join(s.actions)})")
+        raw = sigma[s.label]
+        try:
+            row = tuple(Fraction(p) for p in raw)
+        except (TypeError, ValueError, OverflowError):
+            raise GameError(f"sigma[{s.label!r}] = {raw!r} must be a sequence of rational "
+                            "numbers in [0, 1]") from None
+        if len(row) != len(s.actions):
+            raise GameError(f"sigma[{s.label!r}] has {len(row)} probabilities; it must have "
+                            f"{len(s.actions)}, one per action ({', '.join(s.actions)})")
+        neg = [p for p in row if p < 0]
+        if neg:
+            raise GameError(f"sigma[{s.label!r}] has the probability {neg[0]}, outside the "
+                            "allowed range [0, 1]")
+        if sum(row) != 1:
+            raise GameError(f"sigma[{s.label!r}] sums to {sum(row)}, not 1; an information "
+                            "set's probabilities must sum to exactly 1")
+        rows.append(row)
+    return rows
+
+
+def _check_payoff_rows(game: Game, payoffs: Sequence[Sequence]) -> None:
+    """GameError unless ``payoffs`` has one row of ``n_players`` numbers per terminal."""
+    n_t, n_p = len(game.payoffs), game.n_players
+    if len(payoffs) != n_t or any(len(row) != n_p for row in payoffs):
+        shape = (len(payoffs), sorted({len(row) for row in payoffs}))
+        raise GameError(f"payoffs has {shape[0]} rows of lengths {shape[1]}; game "
+                        f"{game.name!r} needs {n_t} rows (terminals) of {n_p} (players)")
 
 
 _CHANCE: dict[int, tuple] = {}   # id(game) -> (game, numerators, denominator), a few games

@@ -65,12 +65,18 @@ def run_iterative(cg: CompiledGame, method: IterativeMethod, iterations: int = 1
                   seconds: float | None = None, progress: bool = False,
                   growth: float = 1.1) -> SolverResult:
     """Run ``method`` until NashConv <= ``tol``, ``iterations`` or ``seconds`` is reached."""
-    if iterations < 1:
-        raise GameError(f"iterations={iterations} is outside the allowed range [1, inf)")
+    if isinstance(iterations, float) and iterations.is_integer():
+        iterations = int(iterations)
+    if not isinstance(iterations, (int, np.integer)) or iterations < 1:
+        raise GameError(f"iterations={iterations!r} is outside the allowed range [1, inf) "
+                        "(an integer)")
+    if seconds is not None and not seconds > 0:
+        raise GameError(f"seconds={seconds!r} is outside the allowed range (0, inf)")
     if tol is not None and not tol > 0:
         raise GameError(f"tol={tol} is outside the allowed range (0, inf)")
-    sigma0 = uniform_strategy(cg) if sigma0 is None else np.array(sigma0, dtype=np.float64)
-    check_strategy(cg, sigma0)
+    # the one check of the caller's profile; the loop below evaluates its own iterates
+    sigma0 = uniform_strategy(cg) if sigma0 is None else \
+        check_strategy(cg, sigma0, what="sigma0").copy()
     state = method.init(cg, sigma0)
     hist: list[tuple[float, float, float]] = []
     start = time.perf_counter()
@@ -82,7 +88,7 @@ def run_iterative(cg: CompiledGame, method: IterativeMethod, iterations: int = 1
             method.advance(cg, state, done, cp - done)
             bar.update(cp - done)
             done = cp
-            nc = nash_conv(cg, method.average(cg, state))
+            nc = nash_conv(cg, method.average(cg, state), check=False)
             elapsed = time.perf_counter() - start
             hist.append((done, nc, elapsed))
             bar.set_postfix(nash_conv=f"{nc:.2e}", refresh=False)
@@ -96,6 +102,6 @@ def run_iterative(cg: CompiledGame, method: IterativeMethod, iterations: int = 1
     avg = method.average(cg, state)
     return SolverResult(method=method.name, strategy=avg, iterations=done,
                         seconds=time.perf_counter() - start, nash_conv=nc,
-                        expected_payoffs=expected_payoffs(cg, avg),
+                        expected_payoffs=expected_payoffs(cg, avg, check=False),
                         history=np.asarray(hist, dtype=np.float64).reshape(-1, 3),
                         converged=conv)

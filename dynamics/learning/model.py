@@ -32,6 +32,8 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from games import CompiledGame, GameError
+from games.strategy import check_strategy
+from dynamics.ode.model import check_state
 from solvers.evaluation import expected_payoffs
 from solvers.qre.core import action_values, check_lambda, softmax_rows, value_jacobian
 
@@ -85,30 +87,34 @@ class LearningModel:
 
     def f(self, t: float, y: NDArray[np.float64]) -> NDArray[np.float64]:
         """dy/dt at ``y``."""
-        return self._f(y)
+        return self._f(check_state(self, y))
 
     def jac(self, t: float, y: NDArray[np.float64]) -> NDArray[np.float64]:
         """d(dy/dt)/dy, shape (n, n) (or (n, n, m) for a batch)."""
-        return self._jac(y)
+        return self._jac(check_state(self, y))
 
     def payoff(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
         """Expected payoff of each player at ``y``."""
-        return self._pay(y)
+        return self._pay(check_state(self, y))
 
     def payoff_gradient(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
         """dE_p/dy_i, shape (n_players, n)."""
-        return self._dpay(y)
+        return self._dpay(check_state(self, y))
 
     # --- conversions
     def profile(self, y: ArrayLike) -> NDArray[np.float64]:
         """The behaviour profile ``(n_infosets, max_actions)`` of a state."""
         out = np.zeros(self.cg.legal.size)
-        out[self.idx] = np.asarray(y, dtype=np.float64)
+        y = np.asarray(y, dtype=np.float64)
+        if y.shape != (self.n,):
+            raise GameError(f"state y has shape {y.shape}; the model needs shape ({self.n},): "
+                            "one probability per legal action")
+        out[self.idx] = y
         return out.reshape(self.cg.legal.shape)
 
     def state(self, sigma: ArrayLike) -> NDArray[np.float64]:
         """The state of a behaviour profile."""
-        return np.asarray(sigma, dtype=np.float64).ravel()[self.idx].copy()
+        return check_strategy(self.cg, sigma, "sigma", full=False).ravel()[self.idx].copy()
 
     def uniform(self) -> NDArray[np.float64]:
         """Uniform play at every set."""
@@ -128,7 +134,8 @@ class LearningModel:
         return self._batch(self._jacobian, y)
 
     def _pay(self, y):
-        return self._batch(lambda z: expected_payoffs(self.cg, self.profile(z)), y)
+        # an integrator's state is only near the simplex: shape checked, not the sums
+        return self._batch(lambda z: expected_payoffs(self.cg, self.profile(z), check=False), y)
 
     def _dpay(self, y):
         return self._batch(lambda z: _gradient(self.cg, self.profile(z))[self.idx].T, y)

@@ -69,6 +69,9 @@ def simulate(model: ODEModel, y0: ArrayLike, t_end: float, t_eval: ArrayLike | N
     """
     check_method(method)
     y = check_initial(model, y0) if check else np.asarray(y0, dtype=float)
+    if y.shape != (model.n,):
+        raise GameError(f"initial state has shape {y.shape}; simulate needs shape "
+                        f"({model.n},), one value per parameter (simulate_batch takes many)")
     if not np.isfinite(t_end) or t_end == 0:
         raise GameError(f"t_end={t_end} must be finite and non-zero")
     fun, jac = _augmented(model)
@@ -98,6 +101,9 @@ def simulate_batch(model: ODEModel, y0s: ArrayLike, t_end: float,
     norm is the RMS over all of them, so tolerances are per batch, not per trajectory
     (pass a tighter ``rtol`` for large batches)."""
     Y0 = check_initial(model, np.atleast_2d(y0s))
+    if Y0.ndim != 2:
+        raise GameError(f"initial states have shape {Y0.shape}; simulate_batch needs shape "
+                        f"(m, {model.n}), one row per initial state")
     m, n = Y0.shape
     q = model.n_players if payoffs else 0
     if t_eval is None:

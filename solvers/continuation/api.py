@@ -114,7 +114,8 @@ def regrets_ok(S: IndifferenceSystem, x: np.ndarray, p: float) -> bool:
     from games.compiled import compile_game
     from solvers.evaluation import nash_conv
 
-    return nash_conv(compile_game(S.game, {**S.cg.values, S.param: p}), S.sigma(x)) < 1e-9
+    return nash_conv(compile_game(S.game, {**S.cg.values, S.param: p}), S.sigma(x),
+                     check=False) < 1e-9
 
 
 def _cover(S: IndifferenceSystem, st: Start, pots: tuple[float, float], direction: float,

@@ -192,7 +192,7 @@ def find_start(S: IndifferenceSystem, pot: float, pots: tuple[float, float],
             x = logit_path(S, pot, locked)
             if x is None:
                 continue
-            nc, its = float(nash_conv(cg, S.sigma(x))), 0
+            nc, its = float(nash_conv(cg, S.sigma(x), check=False)), 0
         else:
             if x0 is None:
                 x0 = np.full(S.n, 0.5)
@@ -203,7 +203,7 @@ def find_start(S: IndifferenceSystem, pot: float, pots: tuple[float, float],
             x = res.strategy[S.sets, 1].copy()
             nc, its = float(res.nash_conv), res.iterations
         sup = polish(S, x, pot, locked)
-        if sup is not None and nash_conv(cg, S.sigma(x)) < 1e-9:
+        if sup is not None and nash_conv(cg, S.sigma(x), check=False) < 1e-9:
             return Start(x, float(pot), sup, nc, its, dom, name)
     raise GameError(f"no equilibrium of {S.game.name!r} at {S.param}={pot} could be polished "
                     "from CFR+ or fictitious play; try another starting pot")

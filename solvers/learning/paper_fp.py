@@ -15,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
-from games.strategy import uniform_strategy
+from games.strategy import check_strategy, uniform_strategy
 from solvers.evaluation import max_regret, regrets
 from solvers.learning.fictitious_play import FictitiousPlay
 
@@ -32,6 +32,19 @@ class PaperFP:
     regrets: NDArray[np.float64]
     nash_conv: float
     seconds: float
+
+
+def _check_resume(cg: CompiledGame, resume) -> tuple[int, NDArray[np.float64]]:
+    """``resume = (t, sigma)`` checked once, at the entry: ``t`` an integer >= 0 and
+    ``sigma`` a profile of ``cg`` (games.strategy.check_strategy)."""
+    try:
+        t, sigma = resume
+    except (TypeError, ValueError):
+        raise GameError("resume must be a pair (t, sigma): iterations done and the profile "
+                        "after them") from None
+    if isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 0:
+        raise GameError(f"resume t={t!r} is outside the allowed range [0, inf) (an integer)")
+    return int(t), check_strategy(cg, sigma, what="resume sigma")
 
 
 def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iterations: int = 20_000,
@@ -51,7 +64,7 @@ def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iteration
     if check_every < 1:
         raise GameError(f"check_every={check_every} is outside [1, inf)")
     fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
-    t0, s0 = (0, uniform_strategy(cg)) if resume is None else resume
+    t0, s0 = (0, uniform_strategy(cg)) if resume is None else _check_resume(cg, resume)
     sigma = fp.init(cg, s0)
     start = time.perf_counter()
     t, mr, k = t0, float("inf"), check_every
@@ -68,7 +81,7 @@ def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iteration
                 break
             continue
         if t % k == 0:
-            mr = max_regret(cg, sigma)
+            mr = max_regret(cg, sigma, check=False)
             if log is not None:
                 log(t, mr)
             if mr < epsilon:                    # replay the window one check per iteration
@@ -78,5 +91,5 @@ def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iteration
             saved = (t, sigma.copy())
         fp.advance(cg, sigma, t, 1)
         t += 1
-    reg = regrets(cg, sigma)
+    reg = regrets(cg, sigma, check=False)
     return PaperFP(sigma, t, mr, reg, float(reg.sum()), time.perf_counter() - start)

@@ -223,7 +223,7 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
             found[g] = np.exp(refine_logs(cg, sys_.logsig(xg), g))
         y, t = y_new, t_new
         pts.append(y)
-        nc = nash_conv(cg, sys_.sigma(y[:-1]))
+        nc = nash_conv(cg, sys_.sigma(y[:-1]), check=False)
         if bar is not None:
             bar.set_postfix_str(f"lambda={y[-1]:.3g} NashConv={nc:.2e}", refresh=False)
             bar.update(1)
@@ -255,8 +255,8 @@ def _branch(cg: CompiledGame, sys_: BranchSystem, pts: Sequence[NDArray[np.float
     logs = np.array([refine_logs(cg, sys_.logsig(y[:-1]), float(y[-1])) for y in ys])
     profiles = np.exp(logs)
     return Branch(lambdas=ys[:, -1], profiles=profiles,
-                  nash_conv=np.array([nash_conv(cg, s) for s in profiles]),
-                  payoffs=np.array([expected_payoffs(cg, s) for s in profiles]),
+                  nash_conv=np.array([nash_conv(cg, s, check=False) for s in profiles]),
+                  payoffs=np.array([expected_payoffs(cg, s, check=False) for s in profiles]),
                   logs=logs, seconds=seconds, stalled_at=stalled_at)
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
+from games.strategy import check_strategy
 
 from solvers.qre import _kernels as QK
 
@@ -50,7 +51,9 @@ def action_values(cg: CompiledGame, sigma: NDArray[np.float64],
     ``I`` has positive reach).  ``logs``: the log-probabilities, where known more exactly
     than ``log(sigma)`` (far out on a branch, where probabilities underflow to 0; they keep
     the beliefs at sets reached only through such actions, see :class:`Branch.logs`)."""
-    lg = _log(sigma) if logs is None else np.ascontiguousarray(logs, dtype=np.float64)
+    # shapes only (an O(1) guard: this runs inside branch and dynamics loops)
+    lg = _log(check_strategy(cg, sigma, "sigma", full=False)) if logs is None else \
+        check_strategy(cg, logs, "logs", full=False)
     v, _, _, _ = QK.action_values(*_arrays(cg), lg)
     return v
 
@@ -81,7 +84,7 @@ def value_jacobian(cg: CompiledGame, sigma: NDArray[np.float64]
     (``A = max_actions``; every probability an independent variable, numba kernel over the
     tree).  Columns of actions of probability 0 are 0 (the derivative through the beliefs
     is singular there)."""
-    sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+    sigma = check_strategy(cg, sigma, "sigma", full=False)
     D, v, _ = QK.value_jacobian(*_arrays(cg), _log(sigma))
     flat = sigma.ravel()
     with np.errstate(divide="ignore", invalid="ignore"):

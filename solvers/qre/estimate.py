@@ -31,6 +31,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import chi2
 
 from games import CompiledGame, GameError
+from games.strategy import check_strategy
 from solvers.qre import _kernels as QK
 from solvers.qre.branch import Branch, newton_at, trace_branch
 from solvers.qre.core import BranchSystem
@@ -167,7 +168,7 @@ def counts_from_terminals(cg: CompiledGame, terminal_counts: NDArray) -> NDArray
 def terminal_probabilities(cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
     """Probability of each terminal (row of ``cg.payoffs``) under ``sigma`` and chance."""
     with np.errstate(divide="ignore"):
-        logsig = np.log(np.ascontiguousarray(sigma, dtype=np.float64))
+        logsig = np.log(check_strategy(cg, sigma, "sigma", full=False))
     hi, _ = QK.log_reach(cg.kind, cg.parent, cg.edge, cg.infoset, cg.chance_prob, logsig)
     nodes = np.flatnonzero(cg.terminal_index >= 0)
     p = np.zeros(cg.payoffs.shape[0])

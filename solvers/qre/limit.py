@@ -93,7 +93,7 @@ def polish(cg: CompiledGame, sigma: NDArray[np.float64], iterations: int = 6
     supp = (sigma > 0) & cg.legal
     A = cg.max_actions
     cols = np.flatnonzero(supp.ravel())
-    best, best_nc = sigma, nash_conv(cg, sigma)
+    best, best_nc = sigma, nash_conv(cg, sigma, check=False)
     cur = sigma.copy()
     for _ in range(iterations):
         v, D = value_jacobian(cg, cur)
@@ -116,7 +116,7 @@ def polish(cg: CompiledGame, sigma: NDArray[np.float64], iterations: int = 6
         cur = flat.reshape(cur.shape)
         tot = cur.sum(axis=1, keepdims=True)
         cur = np.where(tot > 0, cur / np.where(tot > 0, tot, 1.0), sigma)
-        nc = nash_conv(cg, cur)
+        nc = nash_conv(cg, cur, check=False)
         if nc < best_nc:
             best, best_nc = cur.copy(), nc
         if nc < 1e-14:
@@ -129,7 +129,7 @@ def branch_limit(cg: CompiledGame, branch: Branch,
     """The limit of ``branch`` (see the module docstring); with ``families`` (display
     solutions of solvers.symbolic at this game's parameter values) the one it belongs to."""
     est = polish(cg, extrapolate(branch))
-    nc = nash_conv(cg, est)
+    nc = nash_conv(cg, est, check=False)
     if not families:
         return Limit(est, nc)
     from solvers.qre.families import match_family
@@ -137,4 +137,4 @@ def branch_limit(cg: CompiledGame, branch: Branch,
     if m is None:
         return Limit(est, nc)
     idx, free, point, dist = m
-    return Limit(est, nc, idx, free, nash_conv(cg, point), dist)
+    return Limit(est, nc, idx, free, nash_conv(cg, point, check=False), dist)

@@ -18,8 +18,10 @@ from numba import njit
 from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
+from games.strategy import check_strategy
 
 from solvers import _kernels as K
+from solvers.evaluation import check_player
 
 CHANCE, DECISION = K.CHANCE, K.DECISION
 
@@ -46,6 +48,8 @@ class SequenceForm:
     def realization_plan(self, cg: CompiledGame, sigma: NDArray[np.float64],
                          player: int) -> NDArray[np.float64]:
         """Realization plan of ``player`` for the behaviour profile ``sigma``."""
+        player = check_player(cg, player)
+        sigma = check_strategy(cg, sigma, "sigma")
         x = np.zeros(self.n_sequences[player])
         x[0] = 1.0
         mine = np.nonzero(cg.infoset_player == player)[0]
