@@ -166,4 +166,5 @@ def check_perfect_recall(kind, parent, edge, player, infoset, infosets) -> None:
     if bad is not None:
         I, a, b, who = bad
         raise GameError(f"perfect recall fails at information set {infosets[I].label!r}: "
-                        f"nodes {a} and {b} differ in player {who + 1}'s own past actions")
+                        f"nodes {a} and {b} differ in player {who + 1}'s own past actions "
+                        "(the nodes of an information set must share them)")

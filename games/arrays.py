@@ -16,8 +16,29 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from games._checks import STRUCTURE_ERRORS, check_perfect_recall, structure_error
-from games.tree import (DECISION, TERMINAL, Game, GameError, Infoset, NamedParameter,
-                   _complete_named)
+from games.tree import (DECISION, MAX_ACTIONS, TERMINAL, Game, GameError, Infoset,
+                        NamedParameter, _complete_named, check_n_edges, check_n_players)
+
+
+def _int_array(what: str, values: ArrayLike, dtype) -> np.ndarray:
+    """``values`` as a contiguous array of the integer ``dtype``, refusing values that the
+    cast would wrap or truncate (an edge of 40000 must not become -25536)."""
+    try:
+        a = np.asarray(values)
+    except (OverflowError, ValueError, TypeError):
+        raise GameError(f"{what} must hold integers") from None
+    if a.dtype != dtype and a.size:
+        if a.dtype.kind not in "biuf":
+            raise GameError(f"{what} must hold integers, got dtype {a.dtype}")
+        info = np.iinfo(dtype)
+        lo, hi = a.min(), a.max()
+        if not (info.min <= lo and hi <= info.max):
+            bad = lo if not info.min <= lo else hi
+            raise GameError(f"{what} holds {bad}, outside the allowed range "
+                            f"[{info.min}, {info.max}] ({np.dtype(dtype).name})")
+        if a.dtype.kind == "f" and not np.array_equal(a, np.trunc(a)):
+            raise GameError(f"{what} must hold integers, got {a[a != np.trunc(a)][0]}")
+    return np.ascontiguousarray(a, dtype=dtype)
 
 
 class EdgeLabels(Sequence):
@@ -82,12 +103,13 @@ def game_from_arrays(name: str, n_players: int, kind: ArrayLike, parent: ArrayLi
     GameError
         Naming the first bad node or information set.
     """
-    kind = np.ascontiguousarray(kind, dtype=np.int8)
+    n_players = check_n_players(n_players)
+    kind = _int_array("kind", kind, np.int8)
     n = kind.shape[0]
-    parent = np.ascontiguousarray(parent, dtype=np.int32)
-    edge = np.ascontiguousarray(edge, dtype=np.int16)
-    player = np.ascontiguousarray(player, dtype=np.int8)
-    infoset = np.ascontiguousarray(infoset, dtype=np.int32)
+    parent = _int_array("parent", parent, np.int32)
+    edge = _int_array("edge", edge, np.int16)
+    player = _int_array("player", player, np.int8)
+    infoset = _int_array("infoset", infoset, np.int32)
     prob = np.array(chance_prob, dtype=np.float64)
     pay = np.ascontiguousarray(payoffs, dtype=np.float64)
     infosets = tuple(infosets)
@@ -98,12 +120,16 @@ def game_from_arrays(name: str, n_players: int, kind: ArrayLike, parent: ArrayLi
         if arr.shape != (n,):
             raise GameError(f"{what} has shape {arr.shape}, expected ({n},)")
     n_inf = len(infosets)
-    iplayer = np.fromiter((I.player for I in infosets), dtype=np.int8, count=n_inf)
+    iplayer = np.fromiter((I.player for I in infosets), dtype=np.int64, count=n_inf)
     n_act = np.fromiter((len(I.actions) for I in infosets), dtype=np.int64, count=n_inf)
+    if n_inf and n_act.max() > MAX_ACTIONS:
+        I = infosets[int(np.argmax(n_act))]
+        check_n_edges(len(I.actions), f"information set {I.label!r}")
     if ((iplayer < 0) | (iplayer >= n_players)).any():
         I = infosets[int(np.flatnonzero((iplayer < 0) | (iplayer >= n_players))[0])]
         raise GameError(f"information set {I.label!r} has player {I.player + 1} outside "
                         f"[1, {n_players}]")
+    iplayer = iplayer.astype(np.int8)  # in range: n_players <= MAX_PLAYERS
     code, i, nch, total = structure_error(kind, parent, edge, player, infoset, iplayer, n_act,
                                           prob, atol)
     if code:

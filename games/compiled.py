@@ -15,7 +15,14 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games.tree import CHANCE, DECISION, TERMINAL, Game, GameError
+from games.tree import (CHANCE, DECISION, MAX_ACTIONS, TERMINAL, Game, GameError,
+                        check_n_edges, check_n_players)
+
+# Largest payoff magnitude a compiled game may hold: sums of products of payoffs and reach
+# probabilities (best responses, NashConv, the LP's sequence-form matrices, squared
+# regrets) then stay far from float overflow (1e150 ** 2 = 1e300 < 1.8e308); larger
+# payoffs are refused rather than turned into inf or NaN.  Rescale such a game.
+MAX_ABS_PAYOFF = 1e150
 
 
 _ARRAYS = ("kind", "player", "parent", "edge", "infoset", "chance_prob", "terminal_index",
@@ -141,7 +148,7 @@ def compile_game(game: Game, values: Mapping[str, Any] | None = None, **kw: Any)
     vals = check_values(game, {**(values or {}), **kw})
     ep = game.edge_prob
     probs = _evaluate(ep if isinstance(ep, np.ndarray) else list(ep), game, vals)
-    bad = np.nonzero((probs < -1e-12) | (probs > 1 + 1e-12))[0]
+    bad = np.nonzero(~((probs >= -1e-12) & (probs <= 1 + 1e-12)))[0]  # NaN too
     if bad.size:
         n = int(bad[0])
         raise GameError(f"chance probability {probs[n]} of outcome {game.edge_label[n]!r} "
@@ -153,10 +160,21 @@ def compile_game(game: Game, values: Mapping[str, Any] | None = None, **kw: Any)
         flat = [u for row in game.payoffs for u in row]
         payoffs = _evaluate(flat, game, vals).reshape(nt, game.n_players) if nt else \
             np.zeros((0, game.n_players))
+    bad = np.nonzero(~(np.abs(payoffs) <= MAX_ABS_PAYOFF))  # NaN too
+    if bad[0].size:
+        t, p = int(bad[0][0]), int(bad[1][0])
+        raise GameError(f"payoff {payoffs[t, p]!r} of player {p + 1} at terminal {t} (node "
+                        f"{int(game.terminal_node[t])}) is outside the allowed range "
+                        f"[-{MAX_ABS_PAYOFF:g}, {MAX_ABS_PAYOFF:g}] (rescale the payoffs)")
+    check_n_players(game.n_players)
     term = np.full(game.n_nodes, -1, dtype=np.int32)
     term[game.terminal_node] = np.arange(nt, dtype=np.int32)
-    n_act = np.fromiter((len(I.actions) for I in game.infosets), dtype=np.int16,
+    n_act = np.fromiter((len(I.actions) for I in game.infosets), dtype=np.int64,
                         count=len(game.infosets))
+    if n_act.size and n_act.max() > MAX_ACTIONS:
+        check_n_edges(int(n_act.max()), f"information set "
+                      f"{game.infosets[int(np.argmax(n_act))].label!r}")
+    n_act = n_act.astype(np.int16)
     amax = int(n_act.max()) if n_act.size else 1
     legal = np.arange(amax)[None, :] < n_act[:, None]
     cg = CompiledGame(
@@ -170,4 +188,5 @@ def compile_game(game: Game, values: Mapping[str, Any] | None = None, **kw: Any)
     return cg
 
 
-__all__ = ["CompiledGame", "compile_game", "check_values", "TERMINAL", "CHANCE", "DECISION"]
+__all__ = ["CompiledGame", "MAX_ABS_PAYOFF", "compile_game", "check_values", "TERMINAL", "CHANCE",
+           "DECISION"]

@@ -24,6 +24,29 @@ from games.errors import GameError
 
 TERMINAL, CHANCE, DECISION = 0, 1, 2
 
+# Integer widths of the flat node arrays (8 + 32 + 16 + 8 + 32 bits per node for kind,
+# parent, edge, player, infoset): wide enough for every real game and small enough to keep
+# large trees in memory.  Games beyond them are refused with these limits in the message
+# rather than overflowing.
+MAX_PLAYERS = int(np.iinfo(np.int8).max)      # players are int8: 127
+MAX_ACTIONS = int(np.iinfo(np.int16).max)     # edge indices and action counts are int16: 32767
+MAX_NODES = int(np.iinfo(np.int32).max)       # parent and information-set indices are int32
+
+
+def check_n_players(n_players: int) -> int:
+    """``n_players`` as an int in [1, MAX_PLAYERS], else GameError with the allowed range."""
+    if not 1 <= n_players <= MAX_PLAYERS:
+        raise GameError(f"n_players={n_players} is outside the allowed range [1, {MAX_PLAYERS}] "
+                        "(players are stored as int8)")
+    return int(n_players)
+
+
+def check_n_edges(n: int, where: str) -> None:
+    """At most MAX_ACTIONS actions or chance outcomes below one node (edges are int16)."""
+    if n > MAX_ACTIONS:
+        raise GameError(f"{where} has {n} actions or outcomes; allowed: at most {MAX_ACTIONS} "
+                        "(edge indices are stored as int16)")
+
 
 @dataclass(frozen=True)
 class Infoset:
@@ -179,10 +202,8 @@ class GameBuilder:
     """
 
     def __init__(self, name: str, n_players: int, params: Sequence[sp.Symbol] = ()):
-        if n_players < 1:
-            raise GameError(f"n_players must be >= 1, got {n_players}")
         self.name = name
-        self.n_players = int(n_players)
+        self.n_players = check_n_players(n_players)
         self.params = tuple(params)
         self._kind: list[int] = []
         self._parent: list[int] = []
@@ -195,6 +216,7 @@ class GameBuilder:
         self._payoffs: list[tuple] = []
         self._infosets: list[Infoset] = []
         self._iindex: dict[str, int] = {}
+        self._aindex: list[dict[str, int]] = []  # per set, action -> index (wide sets)
         self._nchild: list[int] = []
         self._used_edges: dict[int, set[int]] = {}
 
@@ -210,12 +232,14 @@ class GameBuilder:
             raise GameError(f"player {player} out of range [0, {self.n_players - 1}] "
                             f"at information set {infoset!r}")
         actions = tuple(actions)
+        check_n_edges(len(actions), f"information set {infoset!r}")
         if not actions or len(set(actions)) != len(actions):
             raise GameError(f"information set {infoset!r} needs distinct actions, got {actions}")
         idx = self._iindex.get(infoset)
         if idx is None:
             idx = len(self._infosets)
             self._iindex[infoset] = idx
+            self._aindex.append({a: i for i, a in enumerate(actions)})
             self._infosets.append(Infoset(infoset, player, actions))
         else:
             known = self._infosets[idx]
@@ -254,15 +278,16 @@ class GameBuilder:
                 raise GameError(f"terminal node {parent} cannot have children")
             if pk == DECISION:
                 acts = self._infosets[self._infoset[parent]].actions
-                if via not in acts:
+                edge = self._aindex[self._infoset[parent]].get(via)
+                if edge is None:
                     raise GameError(f"action {via!r} is not one of {acts} at information set "
                                     f"{self._infosets[self._infoset[parent]].label!r}")
-                edge = acts.index(via)
                 if prob is not None:
                     raise GameError(f"a decision node's child (action {via!r}) takes no prob")
                 prob = 1
             else:
                 edge = self._nchild[parent]
+                check_n_edges(edge + 1, f"chance node {parent}")
                 if prob is None:
                     raise GameError(f"the child {via!r} of chance node {parent} needs a prob")
                 prob = _as_number(prob)

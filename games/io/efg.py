@@ -9,16 +9,19 @@ back (tests compare every terminal exactly with the tree).
 """
 from __future__ import annotations
 
+import functools
+import math
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NoReturn
 
 import numpy as np
 import sympy as sp
 
-from games.compiled import CompiledGame
+from games.compiled import MAX_ABS_PAYOFF, CompiledGame
 from games.exact_values import exact_value, exact_values
-from games.tree import CHANCE, DECISION, Game, GameBuilder, GameError
+from games.tree import (CHANCE, DECISION, MAX_ACTIONS, MAX_NODES, MAX_PLAYERS, Game,
+                        GameBuilder, GameError)
 
 
 def _q(text: str) -> str:
@@ -121,138 +124,388 @@ class EfgTree:
         return tuple(sp.expand(x) for x in total)
 
 
-_TOKEN = re.compile(r'"((?:[^"\\]|\\.)*)"|([{}])|([^\s{},"]+)')
+_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*")|([{}])|([^\s{},"]+)|(")')
+
+# Numbers in .efg/.nfg files are read exactly; these bounds keep that cheap (a payoff
+# written 1e999999999 must not build a billion-digit integer) and are far beyond any game's.
+MAX_NUMBER_CHARS = 1000      # characters of one number token
+MAX_EXPONENT = 1000          # |decimal exponent| of a number's value
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?")
+_FRACTION = re.compile(r"([+-]?\d+)/(\d+)")
+_INTEGER = re.compile(r"[+-]?\d{1,18}")
 
 
-def _tokens(text: str) -> list[tuple[str, str]]:
-    out = []
-    for m in _TOKEN.finditer(text):
-        if m.group(1) is not None:
-            out.append(("str", m.group(1)))
-        else:
-            out.append(("sym", m.group(2) or m.group(3)))
+def _show(v: str, kind: str = "sym") -> str:
+    """A token as written, shortened for a one-line message."""
+    v = " ".join(v.split())
+    v = v if len(v) <= 40 else v[:37] + "..."
+    return f'"{v}"' if kind == "str" else repr(v)
+
+
+def _lex(text: str, fmt: str) -> list[tuple[str, str]]:
+    """The tokens of a Gambit file, ``(kind, value)``: kind ``str`` (a quoted name, without
+    the quotes) or ``sym`` (a brace or a bare word or number).  Commas separate like white
+    space.  GameError (``<fmt>: line N: ...``) for a quote that is never closed.  Line
+    numbers are found again only for a message (:func:`_line_of`): lexing stays one
+    ``findall``."""
+    found = _TOKEN.findall(text)
+    out = [("str", q[1:-1]) if q else ("sym", b or w) for q, b, w, _ in found]
+    stray = next((i for i, t in enumerate(found) if t[3]), None) if '"' in text else None
+    if stray is not None:
+        raise GameError(f"{fmt}: line {_line_of(text, stray)}: unbalanced '\"' (a name opened "
+                        "here or before is never closed); names must be quoted on both ends")
     return out
+
+
+def _line_of(text: str, index: int) -> int:
+    """The line (from 1) where token ``index`` of :func:`_lex` starts; the last token's
+    line past the end."""
+    start = 0
+    for i, m in enumerate(_TOKEN.finditer(text)):
+        start = m.start()
+        if i == index:
+            break
+    return text.count("\n", 0, start) + 1
+
+
+@functools.lru_cache(maxsize=4096)  # files repeat their numbers (payoffs 1, -1, 1/6 ...)
+def parse_number(text: str) -> sp.Rational:
+    """An exact number of a Gambit file: an integer, a decimal (``-0.5``, ``1e-3``) or a
+    fraction (``1/24``).  GameError (no line; the readers add it) for anything else, for a
+    token longer than MAX_NUMBER_CHARS and for a value beyond 10**±MAX_EXPONENT: the
+    exponent is checked before any exact arithmetic."""
+    allowed = "allowed: integers, decimals (0.5, 1e-3) and fractions (1/24)"
+    if len(text) > MAX_NUMBER_CHARS:
+        raise GameError(f"number {_show(text)} has {len(text)} characters; allowed: at most "
+                        f"{MAX_NUMBER_CHARS}")
+    if _INTEGER.fullmatch(text):
+        return sp.Integer(int(text))
+    m = _FRACTION.fullmatch(text)
+    if m:
+        den = int(m.group(2))
+        if den == 0:
+            raise GameError(f"{_show(text)} is not a number (denominator 0); {allowed}")
+        return sp.Rational(int(m.group(1)), den)
+    m = _DECIMAL.fullmatch(text)
+    if not m or not (m.group(2) or m.group(3)):
+        raise GameError(f"{_show(text)} is not a number; {allowed}")
+    sign, whole, frac, exp = m.group(1), m.group(2), m.group(3) or "", m.group(4)
+    digits = (whole + frac).lstrip("0")
+    if not digits:
+        return sp.Integer(0)
+    e = int(exp) if exp and len(exp) <= 8 else (0 if not exp else None)
+    top = None if e is None else e - len(frac) + len(digits) - 1  # value ~ 10**top
+    if top is None or not -MAX_EXPONENT <= top <= MAX_EXPONENT:
+        raise GameError(f"number {_show(text)} is outside the allowed range: magnitudes "
+                        f"from 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT}")
+    k = e - len(frac)
+    num = int(sign + digits)
+    return sp.Rational(num * 10 ** k) if k >= 0 else sp.Rational(num, 10 ** -k)
+
+
+_PAYOFF_BOUND = sp.Integer(10) ** round(math.log10(MAX_ABS_PAYOFF))
+
+
+@functools.lru_cache(maxsize=4096)
+def parse_payoff(text: str) -> sp.Rational:
+    """A payoff: :func:`parse_number` within +-MAX_ABS_PAYOFF (games.compiled), else
+    GameError with the allowed range (larger payoffs overflow the float solvers)."""
+    x = parse_number(text)
+    if abs(x) > _PAYOFF_BOUND:
+        raise GameError(f"payoff {_show(text)} is outside the allowed range "
+                        f"[-{MAX_ABS_PAYOFF:g}, {MAX_ABS_PAYOFF:g}] (rescale the payoffs)")
+    return x
+
+
+class _Reader:
+    """A cursor over the tokens of a Gambit file (.efg or .nfg, ``fmt``) whose every error
+    is one GameError line ``<fmt>: line N: <what is wrong and what is allowed>``."""
+
+    def __init__(self, text: str, fmt: str):
+        self.fmt = fmt
+        self.text = text
+        self.toks = _lex(text, fmt)
+        self.n = len(self.toks)
+        self.pos = 0
+
+    def fail(self, what: str, at: int | None = None) -> NoReturn:
+        """GameError naming the line of token ``at`` (default: the current one)."""
+        at = self.pos if at is None else at
+        line = _line_of(self.text, min(at, self.n - 1))
+        raise GameError(f"{self.fmt}: line {line}: {what}")
+
+    def peek(self, kind: str, value: str | None = None) -> bool:
+        """Whether the next token is of ``kind`` (and ``value``)."""
+        if self.pos >= self.n:
+            return False
+        k, v = self.toks[self.pos]
+        return k == kind and (value is None or v == value)
+
+    def take(self, what: str, kind: str | None = None) -> str:
+        """The next token's value; ``what`` names it in messages ("the title")."""
+        if self.pos >= self.n:
+            self.fail(f"unexpected end of file: {what} must follow")
+        k, v = self.toks[self.pos]
+        if kind is not None and k != kind:
+            self.fail(f"{_show(v, k)} found where {what} must be")
+        self.pos += 1
+        return v
+
+    def header(self, words: tuple[str, ...], what: str) -> None:
+        """The file's first words (``EFG 2 R``)."""
+        if tuple(v for k, v in self.toks[:len(words)] if k == "sym") != words:
+            self.fail(f"the file must start with '{' '.join(words)}' ({what})", 0)
+        self.pos = len(words)
+
+    def braced(self, what: str, read_item: Callable[[], Any], name_first: bool = False) -> list:
+        """Items read by ``read_item`` up to the closing brace; ``what``: the list;
+        ``name_first``: a quoted name may come first (skipped)."""
+        at = self.pos
+        if self.take(f"'{{' opening {what}", "sym") != "{":
+            self.fail(f"{_show(self.toks[at][1])} found where '{{' opening {what} must be", at)
+        if name_first and self.peek("str"):
+            self.pos += 1
+        items = []
+        while not self.peek("sym", "}"):
+            if self.pos >= self.n:
+                self.fail(f"unexpected end of file: {what} must end with '}}'")
+            items.append(read_item())
+        self.pos += 1
+        return items
+
+    def integer(self, what: str, low: int, high: int) -> int:
+        """An integer token in [low, high]; ``what``: its name ("player", "outcome")."""
+        v = self.take(f"the {what} number", "sym")
+        if not _INTEGER.fullmatch(v) or not low <= int(v) <= high:
+            self.fail(f"{what} {_show(v)[1:-1]} is outside the allowed range: integers in "
+                      f"[{low}, {high}]", self.pos - 1)
+        return int(v)
+
+    def number(self, what: str) -> sp.Rational:
+        """An exact number (:func:`parse_number`); ``what`` names it."""
+        v = self.take(what, "sym")
+        try:
+            return parse_number(v)
+        except GameError as exc:
+            self.fail(f"{what}: {exc}", self.pos - 1)
+
+    def payoff(self) -> sp.Rational:
+        """A payoff: an exact number within +-MAX_ABS_PAYOFF (:func:`parse_payoff`)."""
+        v = self.take("a payoff", "sym")
+        try:
+            return parse_payoff(v)
+        except GameError as exc:
+            self.fail(str(exc), self.pos - 1)
+
+    def names(self, what: str, item: str) -> tuple[str, ...]:
+        """A braced list of quoted names."""
+        return tuple(self.braced(what, lambda: self.take(f"{item} (a quoted name)", "str")))
+
+    def end(self, what: str) -> None:
+        """The file must end here."""
+        if self.pos != self.n:
+            k, v = self.toks[self.pos]
+            self.fail(f"{_show(v, k)} found after {what}; the file must end there")
 
 
 def read_efg(text: str) -> EfgTree:
     """The terminals and information sets of a .efg file's text (see :func:`_parse`)."""
-    return _parse(text)[0]
+    return _parse(text, want_tree=True)[0]
 
 
 def game_from_efg(text: str, name: str = "efg") -> Game:
     """The :class:`Game` of a .efg file's text: the same tree, chance probabilities and
     payoffs (exact rationals); information sets keep their names where these are pokerdyn
     labels (``P<player>:...``), else become ``P<player>:<name>|`` (the set's number where it
-    has no name).  GameError names what is malformed."""
-    return _parse(text, name)[1].build(description=f"read from .efg ({name})")
+    has no name; a name that another set of the player has already taken gets
+    ``#<number>`` appended).  GameError names the line and what is malformed."""
+    return _parse(text, name)[1]
 
 
-def _parse(text: str, name: str = "efg") -> tuple[EfgTree, GameBuilder]:
+def _parse(text: str, name: str = "efg",
+           want_tree: bool = False) -> tuple[EfgTree | None, Game | None]:
     """Parse the .efg subset that :func:`to_efg` / :func:`to_efg_exact` write (and Gambit
     writes for such trees): an ``EFG 2 R`` header, chance nodes with labelled outcomes and
     probabilities, personal nodes with information-set numbers and action labels (the action
     list may be omitted on a repeated set), terminals with payoff vectors (or a repeated
-    outcome number).  Numbers are read exactly (``1/24``, ``0.5``, ``1e-3``)."""
-    toks = _tokens(text)
-    pos = 0
-
-    def take(kind: str | None = None) -> str:
-        nonlocal pos
-        if pos >= len(toks):
-            raise GameError("efg: unexpected end of file")
-        k, v = toks[pos]
-        if kind is not None and k != kind:
-            raise GameError(f"efg: expected a {kind} at token {pos}, got {v!r}")
-        pos += 1
-        return v
-
-    def braced(read_item: Callable[[], Any]) -> list:
-        nonlocal pos
-        if take("sym") != "{":
-            raise GameError(f"efg: expected '{{' at token {pos - 1}")
-        items = []
-        while toks[pos] != ("sym", "}"):
-            items.append(read_item())
-        pos += 1
-        return items
-
-    if not toks or take() != "EFG" or take() != "2" or take() != "R":
-        raise GameError("efg: the file does not start with 'EFG 2 R'")
-    title = take("str")
-    players = tuple(braced(lambda: take("str")))
-    if pos < len(toks) and toks[pos][0] == "str":
-        take("str")  # comment
+    outcome number).  Numbers are read exactly (``1/24``, ``0.5``, ``1e-3``), payoffs within
+    +-MAX_ABS_PAYOFF.  The tree is read with an explicit stack, so any depth works; the
+    :class:`EfgTree` (paths and moves of every terminal) is built only with ``want_tree``,
+    and then instead of the frozen :class:`Game`.  GameError ``efg: line N: ...`` names
+    the line and what is wrong."""
+    r = _Reader(text, "efg")
+    r.header(("EFG", "2", "R"), "Gambit's extensive-form format, rational numbers")
+    title = r.take("the title (a quoted name)", "str")
+    players = r.names("the list of player names", "a player name")
+    n = len(players)
+    if not 1 <= n <= MAX_PLAYERS:
+        r.fail(f"the file lists {n} players; allowed: 1 to {MAX_PLAYERS}", r.pos - 1)
+    if r.peek("str"):
+        r.pos += 1  # the comment
     infosets: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
+    labels: dict[tuple[int, int], str] = {}
+    used_labels: set[str] = set()
     chance_sets: dict[int, list[tuple[str, sp.Rational]]] = {}
     outcomes: dict[int, tuple[sp.Rational, ...]] = {}
     terminals: list[EfgTerminal] = []
-
-    def number() -> sp.Rational:
-        return sp.Rational(take("sym"))
+    zeros = (sp.Integer(0),) * n
+    builder = GameBuilder(name, n)
+    node_token: list[int] = []  # per node, the index of its first token
 
     def outcome() -> tuple[sp.Rational, ...]:
-        no = int(take("sym"))
-        if pos < len(toks) and toks[pos][0] == "str":
-            take("str")
-        if pos < len(toks) and toks[pos] == ("sym", "{"):
-            outcomes[no] = tuple(braced(number))
+        at = r.pos
+        no = r.integer("outcome", 0, MAX_NODES)
+        if r.peek("str"):
+            r.pos += 1  # the outcome's name
+        if r.peek("sym", "{"):
+            pays = tuple(r.braced(f"the payoffs of outcome {no}", r.payoff))
+            if no == 0:
+                r.fail("outcome 0 means no outcome and takes no payoffs; allowed: outcome "
+                       "numbers from 1", at)
+            if pays and len(pays) != n:
+                r.fail(f"outcome {no} has {len(pays)} payoffs; the game has {n} players, one "
+                       "payoff each must be given", at)
+            if no in outcomes and outcomes[no] != pays:
+                r.fail(f"outcome {no} is given the payoffs {_pays(pays)} here and "
+                       f"{_pays(outcomes[no])} before; an outcome's payoffs must be the same",
+                       at)
+            outcomes[no] = pays
         if no and no not in outcomes:
-            raise GameError(f"efg: outcome {no} used before its payoffs are given")
+            r.fail(f"outcome {no} is used before its payoffs are given; its first use must "
+                   "list them", at)
         return outcomes.get(no, ())
 
-    builder = GameBuilder(name, len(players))
+    def add(make: Callable[[], int], at: int) -> int:
+        """``make()``, the builder's call adding the node of token ``at``."""
+        try:
+            node_id = make()
+        except GameError as exc:
+            r.fail(str(exc), at)
+        node_token.append(at)
+        return node_id
 
-    def node(path: tuple, chance: sp.Rational, moves: tuple, parent: int | None = None,
-             prob: sp.Rational | None = None) -> None:
-        via = path[-1] if path else None
-        kind = take("sym")
-        take("str")  # node name
+    # each pending slot: (parent node, edge label, chance probability, path, chance reach,
+    # moves); path and moves are linked (head, rest) pairs, built only with want_tree
+    stack: list[tuple] = [(None, None, None, None, sp.Integer(1), None)]
+    while stack:
+        parent, via, prob, path, reach, moves = stack.pop()
+        at = r.pos
+        kind = r.take("a node ('c', 'p' or 't')", "sym")
+        if kind not in ("c", "p", "t"):
+            r.fail(f"unknown node type {_show(kind)}; allowed: c (chance), p (personal), "
+                   "t (terminal)", at)
+        r.take(f"the name of the node ({kind!r}, a quoted name)", "str")
         if kind == "t":
             pays = outcome()
-            terminals.append(EfgTerminal(path, chance, moves, pays))
-            builder.terminal(pays or (sp.Integer(0),) * len(players), parent, via, prob)
-            return
+            if want_tree:
+                terminals.append(EfgTerminal(_unlink(path), reach, _unlink(moves), pays))
+            add(lambda: builder.terminal(pays or zeros, parent, via, prob), at)
+            continue
         if kind == "c":
-            no = int(take("sym"))
-            take("str")
-            if toks[pos] == ("sym", "{"):
-                chance_sets[no] = [(lbl, p) for lbl, p in
-                                   zip(*[iter(braced(lambda: take("str") if toks[pos][0] == "str"
-                                                     else number()))] * 2)]
+            no = r.integer("chance information set", 1, MAX_NODES)
+            if r.peek("str"):
+                r.pos += 1  # the chance set's name
+            if r.peek("sym", "{"):
+                listed = r.braced("the chance outcomes", lambda: (
+                    r.take("an outcome label (a quoted name)", "str"),
+                    r.number("the probability of a chance outcome")))
+                if not listed:
+                    r.fail("a chance node needs at least one outcome", at)
+                if len(listed) > MAX_ACTIONS:
+                    r.fail(f"chance information set {no} has {len(listed)} outcomes; "
+                           f"allowed: at most {MAX_ACTIONS}", at)
+                for lbl, pr in listed:
+                    if not 0 <= pr <= 1:
+                        r.fail(f"chance probability {pr} of outcome {_show(lbl, 'str')} is "
+                               "outside the allowed range [0, 1]", at)
+                total = sum((pr for _, pr in listed), sp.Integer(0))
+                if total != 1:
+                    r.fail(f"the chance probabilities sum to {total}; they must sum to 1", at)
+                if no in chance_sets and chance_sets[no] != listed:
+                    r.fail(f"chance information set {no} is listed with other outcomes "
+                           "before; its outcomes must be the same at every node", at)
+                chance_sets[no] = listed
+            if no not in chance_sets:
+                r.fail(f"chance information set {no} has no outcomes; its first node must "
+                       "list them", at)
             if outcome():
-                raise GameError("efg: payoffs at non-terminal nodes are not supported")
-            here = builder.chance(parent, via, prob)
-            for lbl, p in chance_sets[no]:
-                node(path + (lbl,), chance * p, moves, here, p)
-            return
-        if kind != "p":
-            raise GameError(f"efg: unknown node type {kind!r}")
-        player, no = int(take("sym")), int(take("sym"))
-        name = take("str")
-        if toks[pos] == ("sym", "{"):
-            infosets[(player, no)] = (name, tuple(braced(lambda: take("str"))))
-        if outcome():
-            raise GameError("efg: payoffs at non-terminal nodes are not supported")
+                r.fail("payoffs at non-terminal nodes are not supported; allowed: outcome 0 "
+                       "there", at)
+            here = add(lambda: builder.chance(parent, via, prob), at)
+            for lbl, pr in reversed(chance_sets[no]):
+                stack.append((here, lbl, pr, (lbl, path) if want_tree else None,
+                              reach * pr if want_tree else None, moves))
+            continue
+        player = r.integer("player", 1, n)
+        no = r.integer("information set", 1, MAX_NODES)
+        iname = r.take("the information set's name (a quoted name)", "str")
+        if r.peek("sym", "{"):
+            acts = r.names("the actions", "an action")
+            if len(acts) > MAX_ACTIONS:
+                r.fail(f"information set {no} of player {player} has {len(acts)} actions; "
+                       f"allowed: at most {MAX_ACTIONS}", at)
+            if not acts or len(set(acts)) != len(acts):
+                r.fail(f"information set {no} of player {player} needs distinct actions, got "
+                       f"{len(acts)} with {len(set(acts))} distinct", at)
+            known = infosets.get((player, no))
+            if known is not None and known[1] != acts:
+                r.fail(f"information set {no} of player {player} is listed with other actions "
+                       "before; its actions must be the same at every node", at)
+            if known is None:
+                infosets[(player, no)] = (iname, acts)
         if (player, no) not in infosets:
-            raise GameError(f"efg: information set {no} of player {player} has no actions")
+            r.fail(f"information set {no} of player {player} has no actions; its first node "
+                   "must list them", at)
+        if outcome():
+            r.fail("payoffs at non-terminal nodes are not supported; allowed: outcome 0 "
+                   "there", at)
         iname, acts = infosets[(player, no)]
-        if not 1 <= player <= len(players):
-            raise GameError(f"efg: player {player} at information set {iname!r} is outside "
-                            f"1..{len(players)}")
-        label = iname if iname.startswith(f"P{player}:") else f"P{player}:{iname or no}|"
-        here = builder.decision(player - 1, label, acts, parent, via, prob)
-        for a in acts:
-            node(path + (a,), chance, moves + ((player, iname, a),), here)
-
+        label = labels.get((player, no))
+        if label is None:
+            label = iname if iname.startswith(f"P{player}:") else f"P{player}:{iname or no}|"
+            while label in used_labels:  # two sets of one name: keep them apart
+                label += f"#{no}"
+            used_labels.add(label)
+            labels[(player, no)] = label
+        here = add(lambda: builder.decision(player - 1, label, acts, parent, via, prob), at)
+        for a in reversed(acts):
+            stack.append((here, a, None, (a, path) if want_tree else None, reach,
+                          ((player, iname, a), moves) if want_tree else None))
+    r.end("the tree")
+    if want_tree:  # read_efg: the terminals, without freezing (and checking) the Game
+        return EfgTree(title, players, tuple(terminals), infosets), None
     try:
-        node((), sp.Integer(1), ())
-    except GameError:
-        raise
-    except (IndexError, KeyError, ValueError, TypeError) as exc:
-        raise GameError(f"efg: malformed file near token {pos} ({exc!r})") from None
-    if pos != len(toks):
-        raise GameError(f"efg: unexpected text after the tree at token {pos}: {toks[pos][1]!r}")
-    return EfgTree(title, players, tuple(terminals), infosets), builder
+        return None, builder.build(description=f"read from .efg ({name})")
+    except GameError as exc:
+        r.fail(str(exc), _node_of_build_error(builder, node_token, r.n))
 
 
-__all__ = ["EfgTerminal", "EfgTree", "game_from_efg", "read_efg", "to_efg", "to_efg_exact"]
+def _pays(pays: tuple) -> str:
+    return "{" + ", ".join(str(x) for x in pays) + "}"
+
+
+def _unlink(link) -> tuple:
+    """The items of a linked ``(head, rest)`` list, first pushed first."""
+    out = []
+    while link is not None:
+        out.append(link[0])
+        link = link[1]
+    return tuple(reversed(out))
+
+
+def _node_of_build_error(builder: GameBuilder, node_token: list[int], ntok: int) -> int:
+    """Token index of the node that a build error is about: the second node of a
+    perfect-recall violation (the only check of build that the parser leaves to it), else
+    the last token."""
+    from games._checks import find_recall_violation
+
+    b = builder
+    bad = find_recall_violation(np.asarray(b._kind, np.int8), np.asarray(b._parent, np.int32),
+                                np.asarray(b._edge, np.int16), np.asarray(b._player, np.int8),
+                                np.asarray(b._infoset, np.int32),
+                                [len(I.actions) for I in b._infosets])
+    return node_token[bad[2]] if bad is not None else ntok - 1
+
+
+__all__ = ["EfgTerminal", "EfgTree", "MAX_EXPONENT", "MAX_NUMBER_CHARS",
+           "game_from_efg", "parse_number", "parse_payoff", "read_efg", "to_efg", "to_efg_exact"]

@@ -9,14 +9,15 @@ decimals.  ``read_nfg(text)`` reads both the outcome and the payoff version back
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import sympy as sp
 
-from games.io.efg import _tokens
+from games.io.efg import _Reader
 from games.normal_form import NormalForm
-from games.tree import GameError
+from games.tree import MAX_NODES, GameError
 
 
 def _q(text: str) -> str:
@@ -65,67 +66,75 @@ class NfgGame:
     payoffs: np.ndarray
 
 
-def _nest(text: str) -> list:
-    """The tokens with every ``{ ... }`` turned into a nested list."""
-    stack: list[list] = [[]]
-    for kind, v in _tokens(text):
-        if (kind, v) == ("sym", "{"):
-            stack.append([])
-        elif (kind, v) == ("sym", "}"):
-            if len(stack) == 1:
-                raise GameError("nfg: unbalanced '}'")
-            done = stack.pop()
-            stack[-1].append(done)
-        else:
-            stack[-1].append((kind, v))
-    if len(stack) != 1:
-        raise GameError("nfg: unbalanced '{'")
-    return stack[0]
-
-
-def _text(item, kind: str, what: str) -> str:
-    if not isinstance(item, tuple) or item[0] != kind:
-        raise GameError(f"nfg: expected {what}, got {item!r}")
-    return item[1]
+# The payoff tensor has one axis per player and one for the payoff vector; numpy allows
+# at most 64 axes.
+MAX_NFG_PLAYERS = 63
 
 
 def read_nfg(text: str) -> NfgGame:
-    """Parse .nfg text (outcome or payoff version); GameError names what is malformed."""
-    items = _nest(text)
-    if [_text(x, "sym", "the header") for x in items[:3]] != ["NFG", "1", "R"]:
-        raise GameError("nfg: the file does not start with 'NFG 1 R'")
-    try:
-        title = _text(items[3], "str", "the title")
-        players = tuple(_text(x, "str", "a player name") for x in items[4])
-        n = len(players)
-        spec = items[5]
-        if spec and isinstance(spec[0], list):       # outcome version: strategy names
-            strategies = tuple(tuple(_text(x, "str", "a strategy name") for x in s)
-                               for s in spec)
-        else:                                        # payoff version: strategy counts
-            strategies = tuple(tuple(str(i + 1) for i in range(int(_text(x, "sym", "a count"))))
-                               for x in spec)
-        rest = [x for x in items[6:] if not (isinstance(x, tuple) and x[0] == "str")][:2]
-        shape = tuple(len(s) for s in strategies)
-        total = int(np.prod(shape))
-        if rest and isinstance(rest[0], list):        # outcomes, then one number per profile
-            outcomes = [[sp.Rational(_text(v, "sym", "a payoff")) for v in o
-                         if v[0] == "sym"] for o in rest[0]]
-            numbers = [int(_text(x, "sym", "an outcome number")) for x in items[-total:]]
-            flat = [outcomes[k - 1] if k else [sp.Integer(0)] * n for k in numbers]
-        else:
-            vals = [sp.Rational(_text(x, "sym", "a payoff")) for x in items[-total * n:]]
-            flat = [vals[k * n:(k + 1) * n] for k in range(total)]
-    except (IndexError, ValueError, TypeError) as exc:
-        raise GameError(f"nfg: malformed file ({exc!r})") from None
-    if len(flat) != total:
-        raise GameError(f"nfg: {len(flat)} profiles given; the strategies make {total}")
+    """Parse .nfg text (outcome or payoff version) exactly; GameError ``nfg: line N: ...``
+    names the line and what is wrong.  Numbers as in .efg files (games.io.efg.parse_number),
+    payoffs within +-MAX_ABS_PAYOFF, outcome numbers in [0, number of outcomes] (0: the
+    null outcome, payoffs 0)."""
+    r = _Reader(text, "nfg")
+    r.header(("NFG", "1", "R"), "Gambit's strategic-form format, rational numbers")
+    title = r.take("the title (a quoted name)", "str")
+    players = r.names("the list of player names", "a player name")
+    n = len(players)
+    if not 1 <= n <= MAX_NFG_PLAYERS:
+        r.fail(f"the file lists {n} players; allowed: 1 to {MAX_NFG_PLAYERS}", r.pos - 1)
+    at = r.pos
+    if r.pos + 1 < r.n and r.toks[r.pos + 1] == ("sym", "{"):   # outcome version: names
+        strategies = tuple(r.braced("the strategy lists", lambda: r.names(
+            "a player's strategies", "a strategy name")))
+        counts = [len(s) for s in strategies]
+        version = "outcome"
+    else:                                                           # payoff version: counts
+        counts = r.braced("the strategy counts",
+                          lambda: r.integer("strategy count", 1, MAX_NODES))
+        strategies = ()
+        version = "payoff"
+    if len(counts) != n:
+        r.fail(f"{len(counts)} strategy lists for {n} players; one per player must be given",
+               at)
+    if 0 in counts:
+        r.fail(f"player {counts.index(0) + 1} has no strategies; each needs at least one", at)
+    if r.peek("str"):
+        r.pos += 1  # the comment
+    shape = tuple(counts)
+    total = math.prod(shape)
+    if version == "outcome":
+        outcomes = r.braced("the outcomes", lambda: _outcome(r, n))
+        left = r.n - r.pos
+        if total > left:  # checked before any list of that size is made
+            r.fail(f"the strategies make {total} profiles but {left} outcome numbers follow; "
+                   "one per profile must be given", r.n)
+        flat = []
+        for _ in range(total):
+            k = r.integer("outcome", 0, len(outcomes))
+            flat.append(outcomes[k - 1] if k else [sp.Integer(0)] * n)
+    else:
+        strategies = tuple(tuple(str(i + 1) for i in range(c)) for c in counts)
+        left = r.n - r.pos
+        if total * n > left:
+            r.fail(f"the strategies make {total} profiles, {total * n} payoffs, but {left} "
+                   f"numbers follow; {n} payoffs per profile must be given", r.n)
+        flat = [[r.payoff() for _ in range(n)] for _ in range(total)]
+    r.end("the last profile")
     T = np.empty(shape + (n,), dtype=object)
     for prof, u in zip(_profiles(shape), flat):
-        if len(u) != n:
-            raise GameError(f"nfg: an outcome has {len(u)} payoffs; the game has {n} players")
         T[prof] = u
     return NfgGame(title, players, strategies, T)
+
+
+def _outcome(r: _Reader, n: int) -> list[sp.Rational]:
+    """One outcome ``{ "name" u1, u2, ... }``: an optional name, then ``n`` payoffs."""
+    at = r.pos
+    pays = r.braced("an outcome", r.payoff, name_first=True)
+    if len(pays) != n:
+        r.fail(f"an outcome has {len(pays)} payoffs; the game has {n} players, one payoff "
+               "each must be given", at)
+    return pays
 
 
 __all__ = ["NfgGame", "read_nfg", "to_nfg"]

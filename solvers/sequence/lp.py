@@ -9,6 +9,7 @@ game value.  Player 2's program is the same with the roles swapped and payoff ``
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -65,13 +66,29 @@ def _max_min(A: sps.csr_matrix, E, e, F, f) -> tuple[float, NDArray[np.float64]]
     return -float(res.fun), np.asarray(res.x[:nx])
 
 
+def _power_of_two_scale(A: sps.csr_matrix, low: float = 2.0 ** -16,
+                        high: float = 2.0 ** 16) -> float:
+    """1, or the power of two bringing the largest ``|A|`` into [1/2, 1) when it lies outside
+    [low, high]: HiGHS's tolerances are absolute (1e-7) and it refuses entries beyond 1e15
+    as a model error, so payoffs of 1e100 or 1e-100 (games.compiled allows up to
+    MAX_ABS_PAYOFF) are solved on the scaled matrix; a power of two scales exactly."""
+    top = float(np.abs(A.data).max(initial=0.0))
+    if top == 0.0 or low <= top <= high:
+        return 1.0
+    return float(2.0 ** (math.frexp(top)[1]))
+
+
 def solve_lp(cg: CompiledGame) -> LPResult:
     """Game value and equilibrium behaviour strategies of a 2-player zero-sum game."""
     start = time.perf_counter()
     check_two_player_zero_sum(cg)
     sf: SequenceForm = sequence_form(cg)
     A = sf.A[0]
+    scale = _power_of_two_scale(A)
+    if scale != 1.0:
+        A = A * (1.0 / scale)
     v1, x = _max_min(A, sf.E[0], sf.e[0], sf.E[1], sf.e[1])
+    v1 *= scale
     _, y = _max_min((-A.T).tocsr(), sf.E[1], sf.e[1], sf.E[0], sf.e[0])
     sigma = sf.behaviour(cg, (x, y))
     return LPResult(value=v1, strategies=sigma, plans=(x, y),
