@@ -19,7 +19,8 @@ from pokerdyn.cli import main
 
 # what every message says besides the value: what is allowed (or why nothing can be)
 HINT = re.compile(r"allowed|available|choose from|range|one of|needs|must|not a number|"
-                  r"not writable|does not exist|not valid TOML|no pot parameter|of the form")
+                  r"not writable|does not exist|not valid TOML|no pot parameter|of the form|"
+                  r"outside [\[({]|\(true or false\)|not a list of \d+ numbers")
 
 
 def run_bad(argv: list[str], names: tuple[str, ...], tmp_root: Path) -> None:

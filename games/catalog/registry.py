@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import math
 from collections import OrderedDict
+from fractions import Fraction
 from functools import lru_cache
+from numbers import Real
 from typing import Any, Callable
 
 from games.catalog.kuhn import kuhn, kuhn3, kuhn3_full_simplified, kuhn3_third, skp
 from games.catalog.river import river
-from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, parse_spec
-from games.holdem.standard import leduc, mercer_mmh, mercer_smh
+from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, format_value, parse_spec, shorten
+from games.holdem.standard import (leduc, leduc_size, mercer_mmh, mercer_mmh_size, mercer_smh,
+                                   mercer_smh_size)
+from games.size import GameSize, check_size, current_limits
 from games.preflop.selby import selby_game
 from games.tournament.endgame import blind_vs_blind_game
 from games.tree import Game, GameError
@@ -50,27 +55,159 @@ GAME_OPTIONS: dict[str, tuple[str, ...]] = {
 }
 
 
-def get_game(name: str) -> Game:
+# Option checks made before the factory runs, where a factory's own parsing would speak
+# first (int("half"), a float where a list is iterated, an int too large for C) or where a
+# value has no upper bound but a size (max_bets of 10**11 recurses 10**11 deep).  The
+# factories check the rest (ranges, values that depend on other options) with their own
+# messages.
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    """``kind``: "int" (an integer, or an integral number, in ``[low, high]``), "number" (a
+    finite number at most ``high``; ``to_float``: Fractions become floats, for factories
+    that format the value), "seats" (a seat or a list of seats: integers), "numbers" (a
+    number or a list of numbers), "word" (one of ``choices``, or None).  ``allowed``: the
+    allowed range as the messages write it."""
+
+    kind: str
+    high: float = math.inf
+    allowed: str = ""
+    to_float: bool = False
+    low: float = -math.inf
+    choices: tuple = ()
+    counts: tuple = ()
+    cap: str = ""          # the range named when ``high`` is passed (default ``allowed``)
+
+
+MAX_AMOUNT = 10**6        # chips (bets, antes)
+_MERCER = {"bet": Rule("number", MAX_AMOUNT, f"(0, {MAX_AMOUNT}]"),
+           "ante": Rule("number", MAX_AMOUNT, f"[0, {MAX_AMOUNT}]"),
+           "colluders": Rule("seats"),
+           "copies": Rule("int", 10**6, "[1, inf)", cap="[1, 1000000]"),
+           "collusion": Rule("word", choices=("none", "weak", "pot", "strong")),
+           "max_bets": Rule("int", 64, "[1, 64]")}
+OPTION_RULES: dict[str, dict[str, Rule]] = {
+    "kuhn3": {"cards": Rule("int", 13, "[3, 13] (a deck of 3..13 cards)", low=3)},
+    "river": {"max_bets": Rule("int", 100, "[1, 100]"),
+              "bet_size": Rule("number", MAX_AMOUNT, f"(0, {MAX_AMOUNT}]")},
+    "mercer-smh": _MERCER,
+    "mercer-mmh": _MERCER,
+    "selby": {"sb": Rule("number", 1, "(0, 1]", to_float=True)},
+    "blind-vs-blind": {"stacks": Rule("numbers", 10**9, "(0, 1000000000]", counts=(3, 6)),
+                       "blinds": Rule("numbers", MAX_AMOUNT, f"[0, {MAX_AMOUNT}]", low=0),
+                       "ante": Rule("numbers", MAX_AMOUNT, f"[0, {MAX_AMOUNT}]", low=0),
+        "payouts": Rule("numbers", choices=("icm", "chips")),
+        "button": Rule("int", 100, "[0, seats - 1]", low=0)},
+}
+
+
+def _shown(value: Any) -> str:
+    try:
+        text = repr(value) if isinstance(value, str) else format_value(value)
+    except (GameError, TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else shorten(text, 40)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, Real) and not isinstance(v, bool) and math.isfinite(float(v))
+
+
+def check_option(game: str, key: str, value: Any) -> Any:
+    """The value of option ``key`` of ``game`` checked against OPTION_RULES (integral
+    numbers of an "int" option become ints); GameError naming the option, the value and
+    what is allowed otherwise."""
+    rule = OPTION_RULES.get(game, {}).get(key)
+    if rule is None or value is None:
+        return value
+    head = f"{key}={_shown(value)}"
+    if rule.kind == "int":
+        if _is_number(value) and float(value).is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GameError(f"{head} is not an integer; allowed: integers in {rule.allowed}")
+    elif rule.kind == "number":
+        if not _is_number(value):
+            raise GameError(f"{head} is not a number; allowed: numbers in {rule.allowed}")
+        if rule.to_float and isinstance(value, Fraction):
+            value = float(value)
+    elif rule.kind == "seats":
+        seats = (value,) if isinstance(value, int) and not isinstance(value, bool) else value
+        if not isinstance(seats, (tuple, list)) or not seats or not all(
+                isinstance(x, int) and not isinstance(x, bool) for x in seats):
+            raise GameError(f"{head} is not a list of seats (1-based integers); allowed: a "
+                            "seat or a list of seats, e.g. colluders=[1,2]")
+    elif rule.kind == "word":
+        if value not in rule.choices:
+            raise GameError(f"{head} is not one of {', '.join(rule.choices)}")
+    elif rule.kind == "numbers":
+        if isinstance(value, str) and rule.choices:
+            return value  # the factory names the allowed words
+        items = (value,) if _is_number(value) else value
+        if not isinstance(items, (tuple, list)) or not items or \
+                not all(_is_number(x) for x in items):
+            words = f" or {', '.join(rule.choices)}" if rule.choices else ""
+            raise GameError(f"{head} is not a list of numbers; allowed: finite numbers, e.g. "
+                            f"{key}=[10,6,4]{words}")
+        if rule.counts and not rule.counts[0] <= len(items) <= rule.counts[1]:
+            raise GameError(f"{len(items)} seats: a blind-versus-blind endgame needs "
+                            f"{rule.counts[0]} to {rule.counts[1]} seats; allowed: "
+                            f"{key} of {rule.counts[0]} to {rule.counts[1]} numbers")
+        small = [x for x in items if x < rule.low]
+        if small:  # the factory would say so only after its hand model is built
+            raise GameError(f"{key}={_shown(small[0])} is outside the allowed range "
+                            f"[{rule.low:g}, inf)")
+        big = [x for x in items if x > rule.high]
+        if big:
+            raise GameError(f"{head} holds {_shown(big[0])}, outside the allowed range "
+                            f"{rule.allowed}")
+        return value
+    if rule.kind in ("int", "number") and (value > rule.high or value < rule.low):
+        raise GameError(f"{head} is outside the allowed range {rule.cap or rule.allowed}")
+    return value
+
+
+# Size estimates of the games that can outgrow memory (the resource guard, games.size):
+# name -> size(limit, **options) -> GameSize, from the same checked options as the factory.
+SIZES: dict[str, Callable[..., GameSize]] = {
+    "mercer-smh": mercer_smh_size,
+    "mercer-mmh": mercer_mmh_size,
+    "leduc": leduc_size,
+}
+
+
+def get_game(name: str, max_memory: str | int | None = None, force: bool | None = None) -> Game:
     """The game named by the spec ``name`` (a registered name, ``name(key=value,...)`` or
     ``openspiel:<OpenSpiel game string>``); built once per canonical spec and cached
-    (games of more than CACHE_NODES nodes are rebuilt instead, see make_game)."""
-    return make_game(name)
+    (games of more than CACHE_NODES nodes are rebuilt instead, see make_game).
+    ``max_memory``, ``force``: the resource guard, as in :func:`make_game`."""
+    return make_game(name, max_memory=max_memory, force=force)
 
 
-def make_game(name: str, **options: Any) -> Game:
+def make_game(name: str, *, max_memory: str | int | None = None, force: bool | None = None,
+              **options: Any) -> Game:
     """The game of the spec ``name`` built with its options and the keyword ``options``
     (see GAME_OPTIONS); an option given both ways must agree.  Option values must be
     hashable (tuples for lists); games are cached per canonical spec.
 
-    Raises GameError for an unknown game or option (listing the allowed ones) and, through
-    the factory, for a bad option value.
+    Before a game is built its size is estimated (:data:`SIZES`, OpenSpiel games by
+    :func:`games.io.openspiel.estimate_openspiel`) and checked against ``max_memory``
+    (bytes or ``"4G"``; default: the limit of :func:`games.size.resource_limits`, else the
+    available memory); ``force=True`` builds anyway (:func:`games.size.check_size`).
+
+    Raises GameError for an unknown game or option (listing the allowed ones), a bad option
+    value (OPTION_RULES, then the factory) and a game too large for the memory limit.
     """
     base, spec_opts = parse_spec(name)
     if base.startswith(OPENSPIEL_PREFIX):
         if options:
-            raise GameError(f"{name!r} is an OpenSpiel game: give its options inside "
+            raise GameError(f"{shorten(name)} is an OpenSpiel game: give its options inside "
                             "OpenSpiel's game string, not as keywords")
-        return _openspiel(base[len(OPENSPIEL_PREFIX):])
+        text = base[len(OPENSPIEL_PREFIX):]
+        if text not in _OPENSPIEL_LOADED:
+            _guard_openspiel(text, max_memory, force)
+        game = _openspiel(text)
+        _OPENSPIEL_LOADED.add(text)
+        return game
     for k, v in options.items():
         if k in spec_opts and spec_opts[k] != v:
             raise GameError(f"option {k} given twice for game {base!r}, with different values: "
@@ -78,16 +215,17 @@ def make_game(name: str, **options: Any) -> Game:
                             f"{format_spec('x', {k: v})[2:-1]} as a flag or keyword")
     opts = {**spec_opts, **options}
     if base not in GAMES:
-        raise GameError(f"unknown game {base!r}; available: {', '.join(GAMES)} (or "
+        raise GameError(f"unknown game {shorten(base)}; available: {', '.join(GAMES)} (or "
                         f"{OPENSPIEL_PREFIX}<OpenSpiel game string>)")
     allowed = GAME_OPTIONS.get(base, ())
     for k in opts:
         if k not in allowed:
-            raise GameError(f"game {base!r} has no option {k!r} (options: "
-                            f"{', '.join(allowed) or 'none'})")
+            raise GameError(f"game {base!r} has no option {shorten(k, 40)} (options: "
+                            f"{', '.join(allowed) or 'none'}); no other option is allowed")
+    opts = {k: check_option(base, k, v) for k, v in opts.items()}
     defaults = option_defaults(base)
     kept = {k: v for k, v in opts.items() if not _same(v, defaults.get(k, _MISSING))}
-    return _make_game(base, tuple(sorted(kept.items())))
+    return _make_game(base, tuple(sorted(kept.items())), max_memory, force)
 
 
 _MISSING = object()
@@ -123,11 +261,14 @@ CACHE_NODES = 5_000_000
 _BUILT: OrderedDict[tuple[str, tuple], Game] = OrderedDict()
 
 
-def _make_game(name: str, options: tuple) -> Game:
+def _make_game(name: str, options: tuple, max_memory=None, force=None) -> Game:
     key = (name, options)
     if key in _BUILT:
         _BUILT.move_to_end(key)
         return _BUILT[key]
+    if name in SIZES:
+        check_size(shorten(format_spec(name, dict(options))),
+                   lambda limit: SIZES[name](limit, **dict(options)), max_memory, force)
     game = _build(name, options)
     if game.n_nodes <= CACHE_NODES:
         _BUILT[key] = game
@@ -144,8 +285,32 @@ def _build(name: str, options: tuple) -> Game:
     except GameError:
         raise
     except (TypeError, ValueError, ArithmeticError) as exc:  # a value of the wrong kind
-        raise GameError(f"{spec}: bad option value ({' '.join(str(exc).split())})") from None
+        raise GameError(f"{shorten(spec)}: an option value is not allowed "
+                        f"({' '.join(str(exc).split())[:200]})") from None
     return game if game.name == spec else dataclasses.replace(game, name=spec)
+
+
+_OPENSPIEL_LOADED: set[str] = set()
+
+
+def _guard_openspiel(text: str, max_memory, force) -> None:
+    """The resource guard for an OpenSpiel import: Knuth's estimate of the histories
+    (games.io.openspiel.estimate_openspiel, a fraction of a second), before the walk."""
+    import importlib
+
+    loader = importlib.import_module("games.io.openspiel")
+
+    estimate_openspiel = getattr(loader, "estimate_openspiel", None)
+    if estimate_openspiel is None:  # a stand-in loader (tests) has no estimate
+        return
+    MAX_NODES = loader.MAX_NODES
+    spec = shorten(OPENSPIEL_PREFIX + text)
+    est = check_size(spec, lambda limit: estimate_openspiel(text), max_memory, force)
+    forced = current_limits().force if force is None else force
+    if est is not None and est.nodes > 2 * MAX_NODES and not forced:
+        raise GameError(f"game {spec} has about {est.nodes:,} histories (estimate), more than "
+                        f"the allowed {MAX_NODES:,} of the OpenSpiel importer (max_nodes of "
+                        "games.openspiel.load_openspiel; --force tries anyway)")
 
 
 @lru_cache(maxsize=8)

@@ -11,7 +11,10 @@ Values are typed when parsed:
 - lists in brackets or parentheses, ``(2,3)`` or ``[0.25,0.25,0.25,0.25]``, as tuples (so
   that options stay hashable and games can be cached per spec); lists may nest.
 
-Whitespace around names, keys, values and separators is ignored.  :func:`format_spec`
+Whitespace around names, keys, values and separators is ignored.  Limits (issue 33): a spec
+has at most :data:`MAX_SPEC_CHARS` characters, lists nest at most :data:`MAX_DEPTH` deep,
+integers (and the parts of a rational) have at most :data:`MAX_INT_DIGITS` digits, decimals
+must be finite; error messages echo at most :data:`SHOWN_CHARS` characters of the spec.  :func:`format_spec`
 writes the canonical form: options sorted by key, no spaces, booleans ``true``/``false``,
 lists in parentheses, floats as Python's shortest round-trip ``repr``; so
 ``parse_spec(format_spec(name, opts)) == (name, opts)`` for every value this grammar can
@@ -37,13 +40,26 @@ _INT = re.compile(r"[+-]?\d+")
 _RATIONAL = re.compile(r"([+-]?\d+)/(\d+)")
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
-_EXPECTED = ("expected name or name(key=value,...) with values: integers, decimals, "
+MAX_SPEC_CHARS = 10_000
+MAX_DEPTH = 16
+MAX_INT_DIGITS = 100
+SHOWN_CHARS = 60
+_EXPECTED = ("expected name or name(key=value,...); allowed values: integers, decimals, "
              "rationals a/b, true/false, words, lists (a,b) or [a,b]")
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """``repr(text)``, cut to about ``limit`` characters (saying the full length) so that a
+    huge spec is not echoed whole in a one-line error message."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit - 20]!r}...{text[-10:]!r} ({len(text):,} characters)"
 
 
 def _fail(text: str, pos: int, what: str) -> GameError:
     shown = text[pos:pos + 20] or "end of text"
-    return GameError(f"game spec {text!r}: {what} at {shown!r} (position {pos}); {_EXPECTED}")
+    return GameError(f"game spec {shorten(text)}: {what} at {shown!r} (position {pos}); "
+                     f"{_EXPECTED}")
 
 
 class _Parser:
@@ -71,9 +87,12 @@ class _Parser:
             raise _fail(self.text, self.pos, f"expected {what}")
         self.pos += 1
 
-    def value(self) -> Any:
+    def value(self, depth: int = 1) -> Any:
         c = self.peek()
         if c in "([":
+            if depth > MAX_DEPTH:
+                raise _fail(self.text, self.pos, f"lists nest more than the allowed "
+                                                 f"{MAX_DEPTH} levels deep")
             close = ")" if c == "(" else "]"
             self.pos += 1
             items: list[Any] = []
@@ -81,7 +100,7 @@ class _Parser:
                 self.pos += 1
                 return ()
             while True:
-                items.append(self.value())
+                items.append(self.value(depth + 1))
                 c2 = self.peek()
                 if c2 == ",":
                     self.pos += 1
@@ -98,21 +117,38 @@ class _Parser:
         return _scalar(token, self.text, start)
 
 
+def _integer(digits: str, token: str, text: str, pos: int) -> int:
+    """An integer of at most MAX_INT_DIGITS digits (Python's own limit, 4300 digits, would
+    otherwise speak of sys.set_int_max_str_digits)."""
+    body = digits.lstrip("+-").lstrip("0") or "0"
+    if len(body) > MAX_INT_DIGITS:
+        raise _fail(text, pos, f"number {shorten(token, 30)} has {len(body):,} digits, "
+                               f"outside the allowed range: integers of at most "
+                               f"{MAX_INT_DIGITS} digits")
+    return -int(body) if digits.startswith("-") else int(body)
+
+
 def _scalar(token: str, text: str, pos: int) -> Any:
     if token in ("true", "false"):
         return token == "true"
     if _INT.fullmatch(token):
-        return int(token)
+        return _integer(token, token, text, pos)
     m = _RATIONAL.fullmatch(token)
     if m:
-        if int(m.group(2)) == 0:
-            raise _fail(text, pos, f"rational {token!r} has denominator 0")
-        return Fraction(int(m.group(1)), int(m.group(2)))
+        num, den = (_integer(g, token, text, pos) for g in m.groups())
+        if den == 0:
+            raise _fail(text, pos, f"rational {token!r} has denominator 0; allowed: a/b "
+                                   "with b > 0")
+        return Fraction(num, den)
     if _FLOAT.fullmatch(token):
-        return float(token)
+        x = float(token)
+        if not math.isfinite(x):
+            raise _fail(text, pos, f"decimal {shorten(token, 30)} is outside the allowed "
+                                   "range of finite numbers (|x| < 1.8e308)")
+        return x
     if _WORD.fullmatch(token):
         return token
-    raise _fail(text, pos, f"value {token!r} is not a number, true/false, word or list")
+    raise _fail(text, pos, f"value {shorten(token, 30)} is not a number, true/false, word or list")
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
@@ -123,7 +159,10 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     ``openspiel:...`` specs are returned unparsed as ``("openspiel:...", {})``.
     """
     if not isinstance(text, str):
-        raise GameError(f"game spec {text!r} is not a string; {_EXPECTED}")
+        raise GameError(f"game spec {shorten(repr(text))} is not a string; {_EXPECTED}")
+    if len(text) > MAX_SPEC_CHARS:
+        raise GameError(f"game spec {shorten(text)} is longer than the allowed "
+                        f"{MAX_SPEC_CHARS:,} characters")
     if text.strip().startswith(OPENSPIEL_PREFIX):
         return text.strip(), {}
     p = _Parser(text)

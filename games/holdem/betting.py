@@ -119,7 +119,17 @@ def _prev_active(active, p):
     return next(q for q in ((p - i) % n for i in range(1, n + 1)) if active[q])
 
 
-def _orbits(rnd: Round, active, contrib, nodes, exits):
+class TooManyNodes(Exception):
+    """A public tree outgrew the ``limit`` given to :func:`betting_template` (the resource
+    guard's count stops there instead of enumerating an exponential tree)."""
+
+
+def _grow(nodes, exits, limit):
+    if limit is not None and len(nodes) + len(exits) > limit:
+        raise TooManyNodes
+
+
+def _orbits(rnd: Round, active, contrib, nodes, exits, limit=None):
     n = len(active)
     amounts = rnd.amounts
     first = rnd.first % n
@@ -128,6 +138,7 @@ def _orbits(rnd: Round, active, contrib, nodes, exits):
         return (p - first) % n
 
     def rec(parent, edge, player, orbit, active, contrib, hist):
+        _grow(nodes, exits, limit)
         if sum(active) == 1 or orbit >= rnd.max_bets:
             exits.append((parent, edge, active, contrib, hist))
             return
@@ -159,11 +170,12 @@ def _orbits(rnd: Round, active, contrib, nodes, exits):
     rec(-1, -1, _next_active(active, (first - 1) % n), 0, active, contrib, ())
 
 
-def _limit(rnd: Round, active, contrib, nodes, exits):
+def _limit(rnd: Round, active, contrib, nodes, exits, limit=None):
     n = len(active)
     size = rnd.amounts[0]
 
     def rec(parent, edge, player, active, contrib, stakes, raises, calls, hist):
+        _grow(nodes, exits, limit)
         me = len(nodes)
         acts = (("f",) if stakes > contrib[player] else ()) + ("c",) + \
             (("r",) if raises < rnd.cap else ())
@@ -192,18 +204,21 @@ def _limit(rnd: Round, active, contrib, nodes, exits):
 
 
 @lru_cache(maxsize=None)
-def betting_template(rnd: Round, active: tuple[bool, ...], contrib: tuple) -> Template:
+def betting_template(rnd: Round, active: tuple[bool, ...], contrib: tuple,
+                     limit: int | None = None) -> Template:
     """The public betting tree of ``rnd`` entered with ``active`` seats and ``contrib``
-    (antes of this round included); a round without betting is a single exit."""
+    (antes of this round included); a round without betting is a single exit.
+    ``limit``: raise :class:`TooManyNodes` once it has more nodes and exits than this (many
+    orbits of several players make it exponential)."""
     nodes: list = []
     exits: list = []
     if not rnd.has_betting or sum(active) < 2:
         exits.append((-1, -1, active, contrib, ()))
     elif rnd.style == "orbits":
-        _orbits(rnd, active, contrib, nodes, exits)
+        _orbits(rnd, active, contrib, nodes, exits, limit)
     else:
-        _limit(rnd, active, contrib, nodes, exits)
+        _limit(rnd, active, contrib, nodes, exits, limit)
     return Template(tuple(nodes), tuple(exits))
 
 
-__all__ = ["Round", "STYLES", "Template", "betting_template"]
+__all__ = ["Round", "STYLES", "Template", "TooManyNodes", "betting_template"]

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import time
+from math import comb
 from collections.abc import Sequence
 
 import numpy as np
@@ -33,11 +34,12 @@ import numpy as np
 from games.arrays import game_from_arrays
 from games.collusion import check_seats
 from games.errors import GameError
-from games.holdem.betting import Round, betting_template
+from games.holdem.betting import Round, TooManyNodes, betting_template
 from games.holdem.cards import Deck
 from games.holdem.collapse import BoardExpectation, expected_payoffs, trailing_round
-from games.holdem.deals import SHARED, Stage, deal_paths, hands, path_counts, views
+from games.holdem.deals import SHARED, Stage, deal_paths, hands, merged_counts, views
 from games.holdem.evaluators import Evaluator, MercerEvaluator, pot_shares
+from games.size import GameSize
 from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 COLLUSION = ("weak", "pot", "strong")
@@ -77,10 +79,24 @@ def _stages(rounds: Sequence[Round], n: int) -> list[list[Stage]]:
     return out
 
 
-def _public_tree(rounds, n: int, stages, stop: int | None = None) -> _Public:
+def _public_tree(rounds, n: int, stages, stop: int | None = None, weights=None,
+                 limit: int | None = None) -> _Public:
     """``stop``: the first collapsed round (its deals and the later rounds become one
-    terminal node whose payoff is the expectation over them)."""
+    terminal node whose payoff is the expectation over them).  ``weights[d]``: full nodes
+    per public node of deal depth ``d``; with ``limit``, TooManyNodes once the weighted
+    count passes it (checked while the tree grows, so an exponential tree stops early)."""
     pub = _Public()
+    if limit is not None:
+        total = [0]
+        add = pub.add
+
+        def counted(kind, parent, edge, depth, *a, **kw):
+            total[0] += int(weights[depth])
+            if total[0] > limit:
+                raise TooManyNodes
+            return add(kind, parent, edge, depth, *a, **kw)
+
+        pub.add = counted
 
     def enter(r, active, contrib, parent, edge, depth, hist):
         if r == len(rounds) or r == stop:
@@ -93,7 +109,8 @@ def _public_tree(rounds, n: int, stages, stop: int | None = None) -> _Public:
         for _ in stages[r]:
             parent = pub.add(CHANCE, parent, edge, depth)
             edge, depth = -1, depth + 1
-        tpl = betting_template(rnd, active, contrib)
+        room = None if limit is None else (limit - total[0]) // max(int(weights[depth]), 1) + 1
+        tpl = betting_template(rnd, active, contrib, room)
         ids = []
         for (p, e, player, acts, h) in tpl.nodes:
             ids.append(pub.add(DECISION, ids[p] if p >= 0 else parent, e if p >= 0 else edge,
@@ -302,14 +319,45 @@ def count_nodes(deck: Deck, rounds: Sequence[Round], n_players: int,
                 collapse: bool | None = None, evaluator: Evaluator | None = None) -> int:
     """Nodes of :func:`build_game`'s game (rank-merged deals, any collusion: it changes only
     payoffs and information sets) without building it: the public tree's nodes, each
-    counted once per deal path of its depth (:func:`games.holdem.deals.path_counts`).
+    counted once per deal path of its depth (:func:`games.holdem.deals.merged_counts`).
     ``collapse`` as in :func:`build_game` (``evaluator``: default a strength evaluator)."""
+    return estimate_size(deck, rounds, n_players, collapse, evaluator).nodes
+
+
+def _distinct_counts(deck: Deck, stages) -> np.ndarray:
+    """Deal paths per depth when every set of distinct cards is its own outcome."""
+    out, left = [1], deck.size
+    for st in stages:
+        out.append(out[-1] * comb(left, st.k))
+        left -= st.k
+    return np.array(out, dtype=np.float64)
+
+
+def estimate_size(deck: Deck, rounds: Sequence[Round], n_players: int,
+                  collapse: bool | None = None, evaluator: Evaluator | None = None,
+                  merge: bool = True, limit: int | None = None) -> GameSize:
+    """Nodes and terminals of :func:`build_game`'s game (a :class:`games.size.GameSize`:
+    bytes too) without building it (the public
+    tree, each node counted once per deal path of its depth), within milliseconds for any
+    size: with ``limit`` the count stops once it passes ``limit`` nodes (``exceeds``).
+    ``merge`` and ``collapse`` as in :func:`build_game`; ``evaluator``: default a strength
+    evaluator that ignores suits."""
     rounds = tuple(rounds)
     _check_cards(deck, rounds, n_players)
+    evaluator = evaluator or MercerEvaluator()
+    merged = bool(merge and not evaluator.suited)
     stages = _stages(rounds, n_players)
-    stop = trailing_round(rounds, True, evaluator or MercerEvaluator(), collapse)
-    cnt = path_counts(deck, tuple(s for st in stages[:stop] for s in st))
-    return int(sum(cnt[d] for d in _public_tree(rounds, n_players, stages, stop).depth))
+    stop = trailing_round(rounds, merged, evaluator, collapse)
+    flat = tuple(s for st in stages[:stop] for s in st)
+    cnt = merged_counts(deck, flat) if merged else _distinct_counts(deck, flat)
+    try:
+        pub = _public_tree(rounds, n_players, stages, stop, cnt, limit)
+    except TooManyNodes:
+        return GameSize(int(limit) + 1, 0, n_players, exceeds=True)
+    depth, kind = np.array(pub.depth), np.array(pub.kind)
+    nodes = int(round(cnt[depth].sum()))
+    terms = int(round(cnt[depth[kind == TERMINAL]].sum()))
+    return GameSize(nodes, terms, n_players)
 
 
-__all__ = ["COLLUSION", "build_game", "count_nodes"]
+__all__ = ["COLLUSION", "build_game", "count_nodes", "estimate_size"]

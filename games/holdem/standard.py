@@ -2,12 +2,14 @@
 paper's code) and Leduc poker (OpenSpiel's ``leduc_poker`` rules)."""
 from __future__ import annotations
 
+import inspect
 from fractions import Fraction
 
 from games.collusion import check_seats
 from games.errors import GameError
 from games.holdem.betting import Round
-from games.holdem.build import build_game
+from games.holdem.build import build_game, estimate_size
+from games.size import GameSize
 from games.holdem.cards import RANK_NAMES, Deck
 from games.holdem.evaluators import LeducEvaluator, MercerEvaluator
 from games.tree import Game
@@ -17,7 +19,8 @@ MERCER_DECK = Deck(ranks=5, copies=4)          # ranks 2..6, four copies each
 
 def _players(players, allowed) -> int:
     if players not in allowed:
-        raise GameError(f"players={players!r} is outside {{{', '.join(map(str, allowed))}}}")
+        raise GameError(f"players={players!r} is outside the allowed values "
+                        f"{{{', '.join(map(str, allowed))}}}")
     return int(players)
 
 
@@ -71,6 +74,14 @@ MAX_RANKS = len(RANK_NAMES)
 
 def _mercer(kind: str, players, bet, check, collusion, colluders, ranks, copies, max_bets,
             ante, collapse=True) -> Game:
+    args, kw = _mercer_setup(kind, players, bet, check, collusion, colluders, ranks, copies,
+                             max_bets, ante, collapse)
+    return build_game(*args, **kw)
+
+
+def _mercer_setup(kind: str, players, bet, check, collusion, colluders, ranks, copies,
+                  max_bets, ante, collapse=True) -> tuple[tuple, dict]:
+    """The checked options as build_game's arguments (shared with the size estimate)."""
     n = _players(players, (2, 3, 4, 5) if kind == "smh" else (2, 3))
     collapse = _bool("collapse", collapse)
     check = _bool("check", check)
@@ -101,9 +112,9 @@ def _mercer(kind: str, players, bet, check, collusion, colluders, ranks, copies,
     desc = (f"{n}-player {'Simple' if kind == 'smh' else 'Multiround'} Mercer Hold'em "
             f"({', '.join(opts)}): {ranks * copies} cards (ranks 2-{top}, {copies} each), "
             f"ante {_text(ante)}, bet {_text(bet)}")
-    return build_game(deck, rounds, MercerEvaluator(), n, name=f"mercer-{kind}",
-                      collusion=collusion, colluders=_colluders(colluders, n), description=desc,
-                      collapse=None if collapse else False)
+    return (deck, rounds, MercerEvaluator(), n), dict(
+        name=f"mercer-{kind}", collusion=collusion, colluders=_colluders(colluders, n),
+        description=desc, collapse=None if collapse else False)
 
 
 def mercer_smh(players: int = 2, bet=4, check: bool = False, collusion: str | None = None,
@@ -134,6 +145,11 @@ def leduc(players: int = 2, merge: bool = True, ranks: int | None = None,
     then 4, at most 2 raises per round), one public card.  ``merge=False`` deals distinct
     cards, one chance node per player, so that histories and information sets match
     OpenSpiel's one to one."""
+    args, kw = _leduc_setup(players, merge, ranks, suits)
+    return build_game(*args, **kw)
+
+
+def _leduc_setup(players, merge, ranks, suits) -> tuple[tuple, dict]:
     n = _players(players, tuple(range(2, 11)))
     merge = _bool("merge", merge)
     ranks = n + 1 if ranks is None else _int("ranks", ranks, 1, MAX_RANKS)
@@ -147,9 +163,38 @@ def leduc(players: int = 2, merge: bool = True, ranks: int | None = None,
     rounds = (Round(ante=1, hole_cards=1, bets=(2,), max_bets=2, style="limit"),
               Round(shared_cards=1, bets=(4,), max_bets=2, style="limit"))
     deck_text = "" if (ranks, suits) == (n + 1, 2) else f", {ranks} ranks x {suits} suits"
-    return build_game(deck, rounds, LeducEvaluator(), n, name="leduc", merge=merge,
-                      description=f"{n}-player Leduc poker (OpenSpiel rules{deck_text}"
-                                  f"{'' if merge else ', distinct cards'})")
+    return (deck, rounds, LeducEvaluator(), n), dict(
+        name="leduc", merge=merge, description=f"{n}-player Leduc poker (OpenSpiel "
+                                               f"rules{deck_text}"
+                                               f"{'' if merge else ', distinct cards'})")
 
 
-__all__ = ["MERCER_DECK", "leduc", "mercer_mmh", "mercer_smh"]
+def _sizer(factory, setup):
+    """``size(limit=None, **options)``: the :class:`~games.holdem.build.GameSize` of
+    ``factory(**options)`` from the same checked options, without building it."""
+    sig = inspect.signature(factory)
+
+    def size(limit: int | None = None, **options) -> GameSize:
+        try:
+            bound = sig.bind(**options)
+        except TypeError as exc:
+            raise GameError(f"{factory.__name__}: {exc}") from None
+        bound.apply_defaults()
+        args, kw = setup(**bound.arguments)
+        deck, rounds, evaluator, n = args
+        return estimate_size(deck, rounds, n, collapse=kw.get("collapse"),
+                             evaluator=evaluator, merge=kw.get("merge", True), limit=limit)
+
+    size.__name__ = f"{factory.__name__}_size"
+    size.__doc__ = (f"Nodes, terminals and bytes of ``{factory.__name__}(**options)`` "
+                    "without building it (games.holdem.build.estimate_size).")
+    return size
+
+
+mercer_smh_size = _sizer(mercer_smh, lambda **o: _mercer_setup("smh", **o))
+mercer_mmh_size = _sizer(mercer_mmh, lambda **o: _mercer_setup("mmh", **o))
+leduc_size = _sizer(leduc, _leduc_setup)
+
+
+__all__ = ["MERCER_DECK", "leduc", "leduc_size", "mercer_mmh", "mercer_mmh_size", "mercer_smh",
+           "mercer_smh_size"]
