@@ -45,10 +45,10 @@ def check_payouts(payouts: ArrayLike, n_players: int) -> NDArray[np.float64]:
         raise GameError(f"payouts={p.tolist()} must be finite and >= 0")
     if p.size > n_players:
         raise GameError(f"payouts={p.tolist()} has {p.size} places, more than the {n_players} "
-                        "players")
+                        "players; allowed: at most one paid place a player")
     if (np.diff(p) > _TOL).any():
         raise GameError(f"payouts={p.tolist()} are not non-increasing (a place pays more than "
-                        "the place above it)")
+                        "the place above it); allowed: each place paying at most the one above")
     if p.sum() > 1 + 1e-9:
         raise GameError(f"payouts={p.tolist()} sum to {p.sum():g}; allowed: at most 1 "
                         "(fractions of the prize pool)")
@@ -83,6 +83,9 @@ def icm_batch(stacks: ArrayLike, payouts: ArrayLike) -> NDArray[np.float64]:
 
 
 def _icm(s: NDArray[np.float64], pay: NDArray[np.float64]) -> NDArray[np.float64]:
+    # ICM is scale invariant: stacks as fractions of each row's largest, so that sums of
+    # stacks near the float maximum (1e308) do not overflow to inf and make NaN equities
+    s = s / s.max(axis=1, keepdims=True)
     B, n = s.shape
     n_masks = 1 << n
     masks = np.arange(n_masks, dtype=np.int64)

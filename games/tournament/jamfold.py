@@ -43,6 +43,9 @@ from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 MAX_SEATS = 6
 MAX_NODES = 50_000_000
+# deepest stack, in big blinds: jam/fold is a short-stack model, and deeper stacks make the
+# chip payoffs so much larger than the blinds that the LP loses them (HiGHS: model error)
+MAX_DEPTH = 10_000
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,8 @@ def table(stacks: ArrayLike, blinds: Sequence[float], ante: float = 0.0,
     s = np.asarray(stacks, dtype=np.float64).ravel()
     n = s.size
     if not 2 <= n <= MAX_SEATS:
-        raise GameError(f"{n} seats is outside [2, {MAX_SEATS}]")
+        raise GameError(f"{n} seats is outside [2, {MAX_SEATS}]; allowed: 2 to {MAX_SEATS} "
+                        "values of stacks, one a seat")
     if not np.isfinite(s).all() or (s <= 0).any():
         bad = s[~np.isfinite(s) | (s <= 0)][0]
         raise GameError(f"stack {bad:g} is outside the allowed range (0, inf)")
@@ -73,6 +77,11 @@ def table(stacks: ArrayLike, blinds: Sequence[float], ante: float = 0.0,
         raise GameError(f"blinds={sbv:g},{bbv:g} must satisfy 0 < small <= big")
     if not (np.isfinite(ante) and ante >= 0):
         raise GameError(f"ante={ante:g} is outside the allowed range [0, inf)")
+    deep = np.flatnonzero(s > MAX_DEPTH * bbv)
+    if deep.size:
+        i = int(deep[0])
+        raise GameError(f"stack {s[i]:g} of seat {i + 1} is {s[i] / bbv:.3g} big blinds; "
+                        f"allowed: at most {MAX_DEPTH:,} big blinds (big blind {bbv:g})")
     if not isinstance(button, (int, np.integer)) or not 0 <= button < n:
         raise GameError(f"button={button!r} is outside [0, {n - 1}]")
     sb, bb = (button, (button + 1) % n) if n == 2 else ((button + 1) % n, (button + 2) % n)
@@ -240,4 +249,4 @@ def jamfold_game(model: HandModel, stacks: ArrayLike, blinds: Sequence[float] = 
                                            f", ICM payouts {pay_arr.tolist()}"))
 
 
-__all__ = ["MAX_SEATS", "Table", "deal_probabilities", "jamfold_game", "table"]
+__all__ = ["MAX_DEPTH", "MAX_SEATS", "Table", "deal_probabilities", "jamfold_game", "table"]

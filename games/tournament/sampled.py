@@ -43,6 +43,10 @@ from games.tournament.showdown import weak_orderings
 from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 MAX_NODES = 40_000_000
+# sampled cards held at once (int64: 800 MB), and boards per deal (one deal's sort keys:
+# 52 floats a board); checked before anything is allocated
+MAX_CARDS = 100_000_000
+MAX_BOARDS = 100_000
 BLOCK = 32_000
 ValueFn = Callable[[NDArray[np.float64]], NDArray[np.float64]]
 
@@ -86,8 +90,14 @@ def sample_deals(n_seats: int, samples: int, seed: int = 0, boards: int = 1) -> 
     for what, x in (("samples", samples), ("boards", boards)):
         if not isinstance(x, (int, np.integer)) or x < 1:
             raise GameError(f"{what}={x!r} is outside the allowed range [1, inf)")
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
     h = 2 * n_seats
+    if boards > MAX_BOARDS:
+        raise GameError(f"boards={boards} is outside the allowed range [1, {MAX_BOARDS:,}]")
+    if samples * (h + 5 * boards) > MAX_CARDS:
+        raise GameError(f"samples={samples} with boards={boards} and {n_seats} seats "
+                        f"needs {samples * (h + 5 * boards):,} sampled cards; allowed: at most "
+                        f"{MAX_CARDS:,} (lower --samples or --boards)")
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
     holes = np.empty((samples, h), dtype=np.int64)
     board = np.empty((samples, boards, 5), dtype=np.int64)
     chunk = max(1, 200_000 // boards)                 # bounded memory for the argsorts
@@ -296,6 +306,6 @@ def standard_error(values: NDArray[np.float64]) -> NDArray[np.float64]:
                                                                            np.inf)
 
 
-__all__ = ["MAX_NODES", "SampledDeals", "SampledJamfold", "action_gains", "deal_values", "final_stacks",
+__all__ = ["MAX_BOARDS", "MAX_CARDS", "MAX_NODES", "SampledDeals", "SampledJamfold", "action_gains", "deal_values", "final_stacks",
            "sample_deals", "sampled_jamfold_game", "showdown_index", "standard_error",
            "value_function"]

@@ -1,7 +1,14 @@
 """Exact pot values from user input: ``"19/2"``, ``"2.5"`` (= 5/2), ``"(5+sqrt(73))/2"``
-(Billingham's P*), numbers; one clear error for anything that is not a positive real."""
+(Billingham's P*), numbers; one clear error for anything that is not a positive real in
+the allowed range.
+
+Text is parsed without evaluation and evaluated node by node with a size bound, so an
+expression such as ``10**10**10`` (or a literal ``1e99999999``) is refused at once
+instead of being computed."""
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import sympy as sp
@@ -11,38 +18,143 @@ from solvers.symbolic import algebraic
 
 
 _CHARS = set("0123456789.eE+-*/() ")
+MAX_POT_CHARS = 200
+# Pots the commands take: exact arithmetic would go further, but the numeric solvers read
+# P as a float (payoffs must stay far inside the float range: games.compiled caps them at
+# 1e150) and a value needs no thousand digits to be a pot anyone means.
+POT_MIN_EXP, POT_MAX_EXP = -100, 100
+POT_RANGE = f"[1e{POT_MIN_EXP}, 1e{POT_MAX_EXP}]"
+# the largest integer (numerator, denominator) an intermediate value of an expression may
+# hold, in decimal digits: 10**10**10 stops here before it is computed
+MAX_DIGITS = 1000
+MAX_IRRATIONAL_POWER = 256  # (1+sqrt(2))**k: exact signs of larger powers take seconds
+_LITERAL = re.compile(r"(\d+\.?\d*|\.\d+)(?:[eE]([+-]?\d+))?")
+
+
+def _show(text: str) -> str:
+    """The value as written, shortened when long (a 5,000-digit number is not repeated)."""
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
+
+
+def _allowed() -> str:
+    return (f"allowed: pots in {POT_RANGE}, as numbers or exact expressions such as 19/2 "
+            "or (5+sqrt(73))/2")
+
+
+def _digits(v: sp.Expr) -> int:
+    """Decimal digits of the largest integer in ``v`` (numerators and denominators)."""
+    bits = max((max(abs(r.p).bit_length(), r.q.bit_length())
+                for r in v.atoms(sp.Rational)), default=1)
+    return int(bits * math.log10(2)) + 1
+
+
+def _too_big(shown: str) -> GameError:
+    return GameError(f"pot={shown} is too large to evaluate (an intermediate value over "
+                     f"{MAX_DIGITS} digits); {_allowed()}")
+
+
+def _power(b: sp.Expr, x: sp.Rational) -> sp.Expr:
+    """``b ** x``, computed: called only once the size of the result is known to fit."""
+    return sp.Pow(b, x)
+
+
+def _bounded(e: sp.Basic, shown: str) -> sp.Expr:
+    """Evaluate the unevaluated parse ``e`` bottom-up, refusing before any step whose
+    result would exceed MAX_DIGITS digits."""
+    if isinstance(e, (sp.Rational, sp.NumberSymbol)):
+        return e
+    if isinstance(e, (sp.Add, sp.Mul)):
+        args = [_bounded(a, shown) for a in e.args]
+        v = sp.Add(*args) if isinstance(e, sp.Add) else sp.Mul(*args)
+    elif isinstance(e, sp.Pow):
+        b, x = (_bounded(a, shown) for a in e.args)
+        if not isinstance(x, sp.Rational) or x.q > 100:
+            raise GameError(f"pot={shown} has the exponent {x}; allowed: rational exponents "
+                            f"p/q with q <= 100, and pots in {POT_RANGE}")
+        if b.is_zero or b in (sp.S.One, sp.S.NegativeOne):
+            v = _power(b, x)
+        elif _digits(b) * abs(x.p) > MAX_DIGITS or \
+                (not b.is_Rational and abs(x.p) > MAX_IRRATIONAL_POWER):
+            raise _too_big(shown)  # refused before the power is computed
+        else:
+            v = _power(b, x)
+    else:
+        raise GameError(f"pot={shown} is not a number; {_allowed()}")
+    if _digits(v) > MAX_DIGITS:
+        raise _too_big(shown)
+    return v
+
+
+def _parse(text: str, shown: str) -> sp.Expr:
+    from tokenize import TokenError
+
+    from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
+
+    if not text:
+        raise GameError(f"pot='' is empty; {_allowed()}")
+    for m in _LITERAL.finditer(text):
+        if m.group(2) is not None and abs(int(m.group(2))) > MAX_DIGITS:
+            raise GameError(f"pot={shown} is too large or too small (exponent {m.group(2)}); "
+                            + _allowed())
+    try:
+        e = parse_expr(text, local_dict={"sqrt": sp.sqrt}, evaluate=False,
+                       transformations=standard_transformations + (rationalize,))
+    except (sp.SympifyError, SyntaxError, TypeError, ValueError, AttributeError, IndexError,
+            TokenError):
+        raise GameError(f"pot={shown!r} is not a number; {_allowed()}") from None
+    if not isinstance(e, sp.Expr) or e.free_symbols:
+        raise GameError(f"pot={shown!r} is not a number; {_allowed()}")
+    return _bounded(e, shown)
+
+
+def _check_range(v: sp.Expr, shown: str) -> None:
+    """A finite number ``v`` of bounded size: GameError when it is negative or outside
+    POT_RANGE, decided numerically (the exact sign of a large algebraic number costs
+    seconds); 0 and non-real values are left to the exact checks."""
+    import mpmath
+
+    re = sp.re(sp.N(v, 30))  # 30 significant digits: the magnitude is right even at 1e-400
+    if not re.is_Float or re == 0:
+        return
+    if re < 0:
+        raise GameError(f"pot={shown} is outside the allowed range (0, inf)")
+    lg = float(mpmath.log10(mpmath.mpf(re)))
+    if lg > POT_MAX_EXP:
+        raise GameError(f"pot={shown} is too large; {_allowed()}")
+    if lg < POT_MIN_EXP:
+        raise GameError(f"pot={shown} is too small; {_allowed()}")
 
 
 def exact_pot(pot: Any) -> sp.Expr:
     """An exact positive real pot from a number or a string (``"19/2"``, ``"2.5"`` = 5/2,
     ``"(5+sqrt(73))/2"``); GameError naming the value and the allowed range otherwise (not
-    a number, NaN, infinite, complex, or not > 0)."""
+    a number, NaN, infinite, complex, not > 0, or, for text and floats, outside
+    POT_RANGE or too large to evaluate)."""
     rng = "the allowed range (0, inf)"
-    shown = pot.strip() if isinstance(pot, str) else pot
+    shown = _show(pot.strip()) if isinstance(pot, str) else pot
+    user = isinstance(pot, (str, float))
     if isinstance(pot, str):
-        # numbers, + - * / ** ( ) and sqrt only: sympify evaluates what it is given, and
-        # reads forms such as 0x10 that are no pot anyone means
-        if not set(shown.replace("sqrt", "")) <= _CHARS and \
-                shown.lower().lstrip("+-") not in ("nan", "inf", "infinity"):
-            raise GameError(f"pot={shown!r} is not a number; {rng} holds reals and exact "
-                            "expressions such as 19/2 or (5+sqrt(73))/2")
-        try:
-            v = sp.sympify(shown, rational=True, locals={"sqrt": sp.sqrt})
-        except (sp.SympifyError, SyntaxError, TypeError, ValueError, AttributeError):
-            v = None
-        special = shown.lower().lstrip("+-") in ("nan", "inf", "infinity")
-        if special:  # sympify reads these as symbols; float() reads them as non-finite
-            v = sp.nan
-        elif not isinstance(v, sp.Expr) or v.free_symbols:
-            raise GameError(f"pot={shown!r} is not a number; {rng} holds reals and exact "
-                            "expressions such as 19/2 or (5+sqrt(73))/2")
+        text = pot.strip()
+        special = text.lower().lstrip("+-") in ("nan", "inf", "infinity")
+        # numbers, + - * / ** ( ) and sqrt only: the parser reads forms such as 0x10 that
+        # are no pot anyone means
+        if not special and not set(text.replace("sqrt", "")) <= _CHARS:
+            raise GameError(f"pot={shown!r} is not a number; {_allowed()}")
+        if len(text) > MAX_POT_CHARS:
+            raise GameError(f"pot={shown} is too long; allowed: at most {MAX_POT_CHARS} "
+                            f"characters, pots in {POT_RANGE}")
+        if special:  # the parser reads these as symbols; float() reads them as non-finite
+            raise GameError(f"pot={shown} is outside {rng}: not a finite number")
+        v = _parse(text, shown)
     elif isinstance(pot, float):
         v = sp.nan if pot != pot else sp.oo if pot == float("inf") else -sp.oo \
             if pot == float("-inf") else sp.nsimplify(repr(pot), rational=True)
     else:
         v = sp.sympify(pot)
     if not v.is_number or v.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-        raise GameError(f"pot={shown} is outside {rng}")
+        raise GameError(f"pot={shown} is outside {rng}: not a finite number")
+    if user:
+        _check_range(v, shown)
     if v.is_real is False or (v.is_real is None and abs(sp.N(sp.im(v), 30)) > 1e-25):
         raise GameError(f"pot={shown} is not real; {rng} holds reals only")
     if v.is_real is None:

@@ -21,17 +21,27 @@ def add_arguments(p) -> None:
 
 
 def parse_pots(text: str) -> tuple[float, float]:
-    """``A:B`` as two finite floats with A < B (GameError otherwise)."""
+    """``A:B`` as two pots (solvers.symbolic.pot_values.POT_RANGE) with A < B and a span
+    the branches can cover (GameError otherwise)."""
     from games import GameError
+    from solvers.continuation.trace import Options
+    from solvers.symbolic.pot_values import POT_MAX_EXP, POT_MIN_EXP
 
     from pokerdyn.commands.common import parse_float
 
     parts = text.split(":")
     if len(parts) != 2:
         raise GameError(f"--pots={text!r} is not a range A:B (two numbers, A < B)")
-    a, b = (parse_float(s, "--pots") for s in parts)
+    a, b = (parse_float(s, "--pots", low=10.0**POT_MIN_EXP, high=10.0**POT_MAX_EXP)
+            for s in parts)
     if not a < b:
         raise GameError(f"--pots={text} is an empty or reversed range; give A:B with A < B")
+    # each branch moves P by at most hmax a step and takes at most max_steps steps: a wider
+    # range would run for hours before the branches' limit stops it
+    span = Options.hmax * Options.max_steps
+    if b - a > span:
+        raise GameError(f"--pots={text} spans {b - a:g}; allowed: ranges of at most {span:g} "
+                        f"(continuation steps P by at most {Options.hmax:g})")
     return a, b
 
 

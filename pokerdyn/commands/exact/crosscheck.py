@@ -11,6 +11,10 @@ from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, emit_json, game_and_v
                                       parse_pot)
 
 
+# FP runs about 10^5 iterations a second on these games: more than this is hours
+MAX_FP_ITERATIONS = 10**9
+
+
 def add_arguments(p) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pots", default="1.5,2,3,5,6,9,12", help="comma-separated pot sizes")
@@ -33,6 +37,11 @@ def run(args) -> int:
     texts = [t.strip() for t in args.pots.split(",") if t.strip()]
     if not texts:
         raise GameError(f"--pots={args.pots!r} names no pot size")
+    total = len(texts) * starts * iters
+    if total > MAX_FP_ITERATIONS and not getattr(args, "force", False):
+        raise GameError(f"{len(texts)} pots x starts={starts} x iterations={iters} is "
+                        f"{total:,} FP iterations; allowed: at most {MAX_FP_ITERATIONS:,} "
+                        "(hours of work; --force runs it anyway)")
     game, _ = game_and_values(args.game, texts[0])  # validates the game and the first pot
     pots = [parse_pot(t, game) for t in texts]  # exact: 2.5 is 5/2, (5+sqrt(73))/2 allowed
     result = crosscheck(game, pots, starts=starts, iterations=iters, seed=seed)

@@ -7,7 +7,7 @@ from games import GameError
 
 from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, atomic_write_text,
                                       check_output_file, game_with_options, parse_pot,
-                                      with_notice)
+                                      require_pot, with_notice)
 
 FORMATS = ("efg", "nfg")
 # Exact .efg text is written at about 20,000 nodes/s (3P-SMH: 227,991 nodes, 10 s, 8 MB);
@@ -46,9 +46,7 @@ def run(args) -> int:
                         f"{MAX_EXPORT_NODES:,} that export writes")
     values = {}
     if args.pot is not None:
-        if "P" not in game.param_names:
-            raise GameError(f"game {game.name!r} has no pot parameter P (parameters: "
-                            f"{', '.join(game.param_names) or 'none'})")
+        require_pot(game)
         v = parse_pot(args.pot, game)
         if not v.is_Rational:
             raise GameError(f"pot={args.pot} is not rational; the .efg format holds rational "
@@ -75,6 +73,6 @@ def run(args) -> int:
     if args.file == "-":
         sys.stdout.write(text)
     else:
-        atomic_write_text(args.file, text)
+        atomic_write_text(args.file, text, "file")
         print(f"wrote {args.file} ({game.name}, {size})")
     return 0

@@ -147,7 +147,8 @@ def run(args) -> int:
         out["equilibria"] = [{**e, "strategy": view(cg, e["strategy"])} for e in args.equilibria]
     if out_file is not None:
         atomic_write_text(out_file, json.dumps({"game": game.name, "method": args.method,
-                                                "strategy": strategy}, indent=1) + "\n")
+                                                "strategy": strategy}, indent=1) + "\n",
+                          "strategy-out")
         out["strategy"], out["strategy_file"] = None, str(out_file)
     if args.json:
         emit_json(out)

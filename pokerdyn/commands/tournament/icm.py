@@ -16,17 +16,25 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    import numpy as np
+
+    from games import GameError
     from games.tournament import icm
 
-    stacks = parse_list(args.stacks, "stacks")
-    payouts = parse_list(args.payouts, "payouts")
+    stacks = parse_list(args.stacks, "stacks", low=0, low_open=True)
+    payouts = parse_list(args.payouts, "payouts", low=0, high=1)
     eq = icm(stacks, payouts)
+    top = max(stacks)
+    # shares of the scaled stacks: the sum of stacks near 1e308 overflows
+    share = [s / top / sum(t / top for t in stacks) for s in stacks] if top > 0 else []
+    if not (np.isfinite(eq).all() and np.isfinite(share).all()):  # never print NaN
+        raise GameError(f"stacks={args.stacks} give no finite equity; allowed: positive "
+                        "finite stacks")
     if args.json:
         emit_json({"stacks": stacks, "payouts": payouts, "equity": eq.tolist(),
-                   "chip_share": [s / sum(stacks) for s in stacks]})
+                   "chip_share": share})
         return 0
-    total = sum(stacks)
     print(f"{'player':>6} {'stack':>10} {'chips %':>8} {'equity':>9}")
-    for i, (s, e) in enumerate(zip(stacks, eq), start=1):
-        print(f"{i:>6} {s:>10g} {100 * s / total:>7.2f}% {e:>9.5f}")
+    for i, (s, c, e) in enumerate(zip(stacks, share, eq), start=1):
+        print(f"{i:>6} {s:>10g} {100 * c:>7.2f}% {e:>9.5f}")
     return 0

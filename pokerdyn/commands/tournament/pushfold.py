@@ -24,9 +24,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from numpy.typing import NDArray
 
-from pokerdyn.commands.common import (check_plot_file, emit_json, int_arg, parse_float,
-                                     parse_list)
+from pokerdyn.commands.common import (SEED_MAX, check_plot_file, emit_json, int_arg,
+                                     parse_float, parse_list)
 
 POSITIONS = {2: ("SB", "BB"), 3: ("BTN", "SB", "BB"), 4: ("CO", "BTN", "SB", "BB"),
              5: ("UTG", "CO", "BTN", "SB", "BB"), 6: ("UTG", "HJ", "CO", "BTN", "SB", "BB")}
@@ -44,7 +45,7 @@ def add_arguments(p) -> None:
                    help="solver (default lp heads-up, fp otherwise; cfr: CFR+, 3+ seats)")
     p.add_argument("--samples", type=int_arg("samples", 1), default=None,
                    help="3+ seats: sampled deals (default 20000)")
-    p.add_argument("--seed", type=int_arg("seed", 0), default=0,
+    p.add_argument("--seed", type=int_arg("seed", 0, SEED_MAX), default=0,
                    help="3+ seats: seed of the deal sample (default 0)")
     p.add_argument("--boards", type=int_arg("boards", 1), default=8,
                    help="3+ seats: boards per sampled deal (default 8)")
@@ -233,24 +234,58 @@ def _intervals(grid_stacks, played) -> list[list[float]]:
     return intervals(grid_stacks, played)
 
 
-def _run_chart(args, blinds, ante) -> int:
+# One LP per stack of a chart (about 0.05 s each): --force lifts MAX_CHART_STACKS, never
+# MAX_CHART_STACKS_FORCED (the grid and two (stacks, 169) results: 2.7 KB a stack).
+MAX_CHART_STACKS = 20_000
+MAX_CHART_STACKS_FORCED = 200_000
+
+
+def chart_stacks(top: float, step: float, floor: float, force: bool = False) -> NDArray:
+    """The chart's stacks: the grid ``step, 2 step, ... <= top`` above ``floor`` (the big
+    blind plus ante), counted before anything is allocated: GameError with the count and
+    the limit when there are more than MAX_CHART_STACKS (MAX_CHART_STACKS_FORCED with
+    ``force``), or none.  The quotients may overflow (1e308 / 1e-308)."""
     from games import GameError
+
+    if top <= floor:
+        raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
+                        f"({floor:g})")
+    with np.errstate(over="ignore"):
+        est, below = np.float64(top) / step, np.floor(np.float64(floor) / step)
+    solved = est - below
+    limit = MAX_CHART_STACKS_FORCED if force else MAX_CHART_STACKS
+    # past 1e15 grid indices are not exact floats: that many stacks is refused either way
+    if np.isfinite(est) and est > 1e15 and solved <= limit:
+        raise GameError(f"step={step:g} is too small for stacks up to max-stack={top:g} "
+                        f"({est:.3g} grid steps); allowed: steps of at least max-stack/1e15")
+    if not np.isfinite(est) or solved > limit + 1e-6:
+        count = "more than 1e308" if not np.isfinite(solved) else f"{solved:,.0f}" \
+            if solved < 1e15 else f"{solved:.3g}"
+        raise GameError(f"max-stack={top:g} with step={step:g} makes {count} chart stacks "
+                        f"(one LP each); allowed: at most {limit:,}"
+                        + ("" if force else f" (raise --step; --force allows up to "
+                           f"{MAX_CHART_STACKS_FORCED:,})"))
+    # the grid from just below the floor: k * step as in the full grid, without its start
+    k = np.arange(max(1, int(below) - 1), int(np.floor(est + 1e-9)) + 1)
+    grid = np.round(k * step, 10)
+    grid = grid[grid > floor + 1e-12]
+    if grid.size == 0:
+        raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
+                        f"({floor:g})")
+    return grid
+
+
+def _run_chart(args, blinds, ante) -> int:
     from games.preflop.classes import grid_cell
     from games.tournament import hands
+    from games.tournament.jamfold import MAX_DEPTH
     from solvers.tournament import hu_chart
 
     plot = None if args.plot is None else check_plot_file(args.plot)
     step = parse_float(args.step, "step", low=0, low_open=True)
-    top = parse_float(args.max_stack, "max-stack", low=0, low_open=True)
-    n = int(np.floor(top / step + 1e-9))
-    grid = np.round(np.arange(1, n + 1) * step, 10)
-    grid = grid[grid > blinds[1] + ante + 1e-12]
-    if grid.size == 0:
-        raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
-                        f"({blinds[1] + ante:g})")
-    if grid.size > 20_000:
-        raise GameError(f"the chart has {grid.size} stacks; allowed: at most 20000 "
-                        "(raise --step)")
+    top = parse_float(args.max_stack, "max-stack", low=0, low_open=True,
+                      high=MAX_DEPTH * blinds[1])
+    grid = chart_stacks(top, step, blinds[1] + ante, getattr(args, "force", False))
     start = time.perf_counter()
     model = hands.preflop_model()
     push, call = hu_chart(model, grid, blinds, ante, progress=not args.json)
