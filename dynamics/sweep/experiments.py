@@ -40,35 +40,80 @@ class Experiment:
     params: Mapping[str, Param]
     run: Callable[[dict, np.random.SeedSequence], dict]
     doc: str = ""
-    check: Callable[[dict], None] | None = None  # whole-cell check before anything runs
+    # check(cell, given) before anything runs: ``cell`` holds the values of ``check_keys``
+    # (each combination of the grid once), ``given`` the arguments the file sets
+    check: Callable[[dict, frozenset], None] | None = None
+    check_keys: tuple[str, ...] = ()
+    # estimated core-seconds of one cell from the values of ``cost_keys`` (the sweep's
+    # size guard, dynamics.sweep.spec.check_size); None: CELL_OVERHEAD_S only
+    cost: Callable[[dict], float] | None = None
+    cost_keys: tuple[str, ...] = ()
+
+
+# Rough costs for the size guard (one core of a 2020s laptop): each cell also writes one
+# Parquet file from the main process; the kernels' measured rates.
+CELL_OVERHEAD_S = 0.005
+SIMULATE_ROUND_S = 1e-7     # repeated play of skp: about 1e7 rounds/s
+FP_NODE_ITERATION_S = 2e-7  # fictitious play: per game-tree node and iteration
+TOY_DRAW_S = 1e-8
 
 
 # --- converters -------------------------------------------------------------------------
 
+def short(x: Any, width: int = 60) -> str:
+    """``x`` for a one-line message: a huge integer by its size (``str`` refuses more than
+    4300 digits), anything else as its repr cut to ``width`` characters."""
+    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 128:
+        digits = int(x.bit_length() * math.log10(2)) + 1
+        return f"{'-' if x < 0 else ''}<an integer of about {digits} digits>"
+    text = str(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else repr(x)
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _allowed(conv: Converter, text: str) -> Converter:
+    """Attach what ``conv`` accepts (``conv.allowed``), for the sweep file's type errors."""
+    conv.allowed = text  # type: ignore[attr-defined]
+    return conv
+
+
+def allowed_values(conv: Converter) -> str:
+    """What a converter accepts, in words (``conv.allowed``: text, or a function of none
+    for lists known only once a module is imported)."""
+    text = getattr(conv, "allowed", "a number, a string or a list of them")
+    return text() if callable(text) else text
+
+
 def number(low: float = -math.inf, high: float = math.inf, low_open: bool = False,
            integer: bool = False) -> Converter:
     """A finite float (or int) in ``[low, high]`` (``(low, high]`` if ``low_open``)."""
+    rng = f"{'(' if low_open else '['}{low:g}, {high:g}]"
+    kind = f"{'integers' if integer else 'numbers'} in {rng}"
+
     def convert(x: Any, name: str) -> float | int:
         if isinstance(x, bool) or not isinstance(x, (int, float)):
-            raise GameError(f"{name}={x!r} is not a number")
-        if integer and not float(x).is_integer():
-            raise GameError(f"{name}={x!r} is not an integer")
-        v = int(x) if integer else float(x)
+            raise GameError(f"{name}={short(x)} is not a number; allowed: {kind}")
+        try:
+            v = float(x)
+        except OverflowError:  # an integer beyond the floats
+            raise GameError(f"{name}={short(x)} is outside the allowed range {rng}") from None
+        if integer and math.isfinite(v) and not v.is_integer():
+            raise GameError(f"{name}={short(x)} is not an integer; allowed: {kind}")
         ok = (v > low if low_open else v >= low) and v <= high
         if not (math.isfinite(v) and ok):
-            rng = f"{'(' if low_open else '['}{low:g}, {high:g}]"
-            raise GameError(f"{name}={x} is outside the allowed range {rng}")
-        return v
-    return convert
+            raise GameError(f"{name}={short(x)} is outside the allowed range {rng}")
+        return int(v) if integer else v
+    return _allowed(convert, kind)
 
 
 def choice(*allowed: Any) -> Converter:
     """One of the ``allowed`` values."""
+    names = ", ".join(map(str, allowed))
+
     def convert(x: Any, name: str) -> Any:
-        if isinstance(x, bool) or x not in allowed:
-            raise GameError(f"{name}={x!r} is not one of: {', '.join(map(str, allowed))}")
+        if isinstance(x, bool) or not isinstance(x, (str, int, float)) or x not in allowed:
+            raise GameError(f"{name}={short(x)} is not one of: {names}")
         return x
-    return convert
+    return _allowed(convert, f"one of: {names}")
 
 
 def per_player(conv: Converter, n: int = 3, scalar_ok: bool = True) -> Converter:
@@ -76,18 +121,31 @@ def per_player(conv: Converter, n: int = 3, scalar_ok: bool = True) -> Converter
     def convert(x: Any, name: str) -> Any:
         if isinstance(x, (list, tuple)):
             if len(x) != n:
-                raise GameError(f"{name}={list(x)!r} must have {n} entries (one per player)")
+                raise GameError(f"{name}={short(list(x))} must have {n} entries (one per "
+                                f"player)")
             return [conv(v, f"{name}[{i}]") for i, v in enumerate(x)]
         if not scalar_ok:
-            raise GameError(f"{name}={x!r} must be a list of {n} numbers")
+            raise GameError(f"{name}={short(x)} must be a list of {n} numbers")
         return conv(x, name)
-    return convert
+    one = allowed_values(conv)
+    return _allowed(convert, f"{one} or a list of {n} of them (one per player)" if scalar_ok
+                    else f"a list of {n} {one} (one per player)")
 
 
 def estimator_name(x: Any, name: str) -> str:
     """One of :data:`dynamics.play.estimators.ESTIMATORS` (unbiased, paper, corrected, ml)."""
     from dynamics.play.estimators import ESTIMATORS
     return choice(*ESTIMATORS)(x, name)
+
+
+def _estimators() -> str:
+    from dynamics.play.estimators import ESTIMATORS
+    return f"one of: {', '.join(ESTIMATORS)}"
+
+
+def _games() -> str:
+    from games import GAMES
+    return f"one of: {', '.join(GAMES)}, or a spec name(key=value,...)"
 
 
 def game_name(x: Any, name: str) -> str:
@@ -101,6 +159,10 @@ def game_name(x: Any, name: str) -> str:
             raise GameError(f"{name}: {exc}") from None
         return x
     return choice(*GAMES)(x, name)
+
+
+_allowed(estimator_name, _estimators)
+_allowed(game_name, _games)
 
 
 # --- experiments -------------------------------------------------------------------------
@@ -137,21 +199,55 @@ def _fp(cell: dict, seed: np.random.SeedSequence) -> dict:
     return out
 
 
-def _fp_check(cell: dict) -> None:
-    from games import check_values, get_game
-    check_values(get_game(cell["game"]), {} if cell["pot"] is None else {"P": cell["pot"]})
+def _pot_values(game, cell: dict, given: frozenset) -> dict:
+    """The game's parameter values for ``cell["pot"]`` (GameError naming ``pot``, not the
+    game's ``P``, when the game has no pot or the pot is outside its range)."""
+    from games import check_values
+
+    pot = cell["pot"]
+    if "P" not in game.param_names:
+        if "pot" in given and pot is not None:
+            raise GameError(f"pot={short(pot)} is set, but game {cell['game']!r} has no pot "
+                            f"parameter P; allowed: leave pot out for this game")
+        return {}
+    if pot is None:
+        if game.defaults.get("P") is None:
+            raise GameError(f"game {cell['game']!r} needs a pot: set pot in [fixed] or "
+                            f"[grid]; allowed: a number > 0 in the game's range of P")
+        return {}
+    try:
+        check_values(game, {"P": pot})
+    except GameError as exc:
+        raise GameError(f"pot={short(pot)} for game {cell['game']!r}: {exc}") from None
+    return {"P": pot}
 
 
-def _simulate_check(cell: dict) -> None:
-    """The deal count, which depends on the game: checked before the store is created (the
-    kernel would reject it only when the cell runs)."""
+def _fp_check(cell: dict, given: frozenset = frozenset()) -> None:
+    from games import get_game
+    _pot_values(get_game(cell["game"]), cell, given)
+
+
+def _fp_cost(cell: dict) -> float:
+    from games import get_game
+    return cell["iterations"] * get_game(cell["game"]).n_nodes * FP_NODE_ITERATION_S
+
+
+def _simulate_check(cell: dict, given: frozenset = frozenset()) -> None:
+    """The pot and the deal count, which depend on the game: checked before the store is
+    created (the kernel would reject them only when the cell runs)."""
     from dynamics.play.tables import deal_counts
     from games import get_game
 
-    allowed = deal_counts(get_game(cell["game"]))
+    game = get_game(cell["game"])
+    if "P" not in game.param_names:  # the repeated-play model is Billingham's (pot P)
+        raise GameError(f"game={cell['game']!r} has no pot parameter P; allowed for experiment "
+                        f"'simulate': games with a pot (e.g. skp, kuhn3-third)")
+    _pot_values(game, cell, given | {"pot"})
+    allowed = deal_counts(game)
     if cell["deals"] not in allowed:
-        raise GameError(f"deals={cell['deals']} is not allowed for game {cell['game']!r}; "
-                        f"allowed: {' or '.join(map(str, allowed))}")
+        how = "" if "deals" in given else " (the default, skp's; set deals in [fixed])"
+        raise GameError(f"deals={cell['deals']}{how} is not allowed for game "
+                        f"{cell['game']!r}; allowed: {' or '.join(map(str, allowed))}")
 
 
 def flatten_result(obj: Any, max_len: int = 8) -> dict[str, Any]:
@@ -188,14 +284,16 @@ EXPERIMENTS: dict[str, Experiment] = {
         "mu": Param(0.0, number()),
         "sigma": Param(1.0, number(0.0, low_open=True)),
         "n": Param(3, number(1, 10_000, integer=True)),
-    }, _toy, "normal draws (for tests)"),
+    }, _toy, "normal draws (for tests)",
+        cost=lambda c: c["n"] * TOY_DRAW_S, cost_keys=("n",)),
     "fp": Experiment("fp", {
         "game": Param("skp", game_name),
         "pot": Param(None, number(0.0, low_open=True), "pot P (games without P: leave out)"),
         "iterations": Param(1000, number(1, 10**9, integer=True)),
         "schedule": Param("simultaneous", choice("simultaneous", "alternating")),
         "averaging": Param("reach", choice("reach", "infoset")),
-    }, _fp, "fictitious play from a random start", _fp_check),
+    }, _fp, "fictitious play from a random start", _fp_check, ("game", "pot"),
+        _fp_cost, ("game", "iterations")),
     "simulate": Experiment("simulate", {
         "game": Param("skp", game_name),
         "pot": Param(9.0, number(0.0, low_open=True)),
@@ -203,19 +301,22 @@ EXPERIMENTS: dict[str, Experiment] = {
         "L": Param(6, per_player(number(1, 10**9, integer=True))),
         "rounds": Param(10_000_000, number(1, 10**13, integer=True)),
         "init": Param(None, per_player(_prob, scalar_ok=False), "(b_J, c_K, d_Q)"),
-        "deals": Param(12, choice(12, 24)),
+        # the allowed counts depend on the game (skp: 12 or 24): _simulate_check
+        "deals": Param(12, number(1, 10**6, integer=True)),
         "n_points": Param(1000, number(2, 10**7, integer=True)),
         "estimator": Param("unbiased", estimator_name,
                            "unbiased, paper, corrected or ml (Billingham App. D)"),
     }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)",
-        _simulate_check),
+        _simulate_check, ("game", "pot", "deals"),
+        lambda c: c["rounds"] * SIMULATE_ROUND_S, ("rounds",)),
 }
 
 
 def get_experiment(name: Any) -> Experiment:
     exp = EXPERIMENTS.get(name) if isinstance(name, str) else None
     if exp is None:
-        raise GameError(f"unknown experiment {name!r}; available: {', '.join(EXPERIMENTS)}")
+        raise GameError(f"unknown experiment {short(name)}; available: "
+                        f"{', '.join(EXPERIMENTS)}")
     return exp
 
 

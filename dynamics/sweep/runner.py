@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ class SweepSummary:
     computed: int
     seconds: float
     executor: str
+    invalid: int = 0  # cell files found unfinished (empty, truncated): set aside, recomputed
 
     def to_dict(self) -> dict:
         return {**self.__dict__, "output": str(self.output)}
@@ -56,28 +58,36 @@ def _serial(name: str, todo: Sequence[Cell]) -> Results:
         yield c, run_timed(name, c.params, c.seed)
 
 
+def _worker_signals() -> None:
+    """In each worker process: Ctrl-C and SIGTERM are the main process's to handle (it
+    terminates the workers); a worker neither raises KeyboardInterrupt nor runs the CLI's
+    handlers it inherited by fork."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _processes(name: str, todo: Sequence[Cell], workers: int) -> Results:
     from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
 
-    ex = ProcessPoolExecutor(max_workers=workers)
+    ex = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
     try:
         futs = {ex.submit(run_timed, name, c.params, c.seed): c for c in todo}
         for f in as_completed(futs):
-            yield futs[f], f.result()
+            try:
+                res = f.result()
+            except BrokenProcessPool:
+                raise GameError("a sweep worker process died (killed, or out of memory); "
+                                "the finished cells are kept: run the sweep again to resume, "
+                                "with fewer --workers if memory ran out") from None
+            yield futs[f], res
     except BaseException:  # interrupted: stop the running cells now, they are recomputed later
-        _terminate(ex)
+        from solvers.symbolic.fullaxis.forked import terminate_workers
+
+        terminate_workers(ex)
         ex.shutdown(wait=False, cancel_futures=True)
         raise
     ex.shutdown()
-
-
-def _terminate(ex) -> None:
-    stop = getattr(ex, "terminate_workers", None)  # Python >= 3.14
-    if stop is not None:
-        stop()
-        return
-    for proc in list((getattr(ex, "_processes", None) or {}).values()):
-        proc.terminate()
 
 
 def check_address(address: str) -> None:
@@ -146,7 +156,8 @@ def run_sweep(config: SweepConfig, output: str | os.PathLike | None = None,
     if scheduler is not None:
         check_address(scheduler)
     cells = config.cells()
-    done = open_store(out, config)
+    invalid: list[Path] = []
+    done = open_store(out, config, set_aside=invalid)
     todo = [c for c in cells if c.cell_id not in done]
     if not todo:
         gen, executor = _serial(config.experiment, ()), "none"
@@ -169,4 +180,4 @@ def run_sweep(config: SweepConfig, output: str | os.PathLike | None = None,
             if on_cell is not None:
                 on_cell(cell)
     return SweepSummary(out, config.experiment, len(cells), len(cells) - len(todo), computed,
-                        time.perf_counter() - t0, executor)
+                        time.perf_counter() - t0, executor, len(invalid))

@@ -3,7 +3,8 @@
 Cells are computed on local processes (--workers, default: all cores) or on a
 dask.distributed cluster (--scheduler ADDRESS); each finished cell is written at once to a
 Parquet dataset directory, and running the same command again computes only the missing
-cells."""
+cells.  The file is checked before any work: its keys, types and values, and its size
+(more than 100,000 cells or 100 estimated core-hours need --force)."""
 from __future__ import annotations
 
 from pokerdyn.commands.common import check_output_dir, emit_json, int_arg
@@ -29,7 +30,8 @@ def run(args) -> int:
         require_storage()
     except ImportError as exc:
         raise UsageError(str(exc)) from None
-    config = load_config(args.config)
+    # --force (the CLI-wide flag of long commands) lifts the size guard (cells x cost)
+    config = load_config(args.config, force=bool(getattr(args, "force", False)))
     check_output_dir(args.out or str(config.output), "out")  # before any cell runs
     try:
         summary = run_sweep(config, output=args.out, workers=args.workers,
@@ -41,5 +43,8 @@ def run(args) -> int:
         return 0
     print(f"sweep {summary.experiment}: {summary.cells} cells, {summary.skipped} already done, "
           f"{summary.computed} computed in {summary.seconds:.2f}s ({summary.executor})")
+    if summary.invalid:
+        print(f"{summary.invalid} unfinished cell file(s) (empty or truncated) were set aside "
+              f"as .invalid-* and computed again")
     print(f"results: {summary.output}")
     return 0
