@@ -2,7 +2,10 @@
 ``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS.
 
 Bad input (GameError, ValueError from argument checks, argparse's usage errors, OSError on
-a file named on the command line) prints one line and exits 2.
+a file named on the command line) prints one line and exits 2.  SIGINT and SIGTERM raise
+KeyboardInterrupt (:class:`Terminated` for SIGTERM) in the command, so its ``finally``
+blocks run and what it finished is kept; the exit code is then 130 (143 for SIGTERM), also
+when the command swallowed the interrupt (:func:`check_interrupted`).
 """
 from __future__ import annotations
 
@@ -10,7 +13,9 @@ import argparse
 import importlib
 import contextlib
 import logging
+import signal
 import sys
+import threading
 
 # name -> (module below pokerdyn.commands, grouped by capability; one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -62,13 +67,22 @@ class _Parser(argparse.ArgumentParser):
         return super()._get_values(action, arg_strings)
 
 
+# Commands without --max-memory/--force (pokerdyn.commands.common.add_resource_arguments):
+# reproduce has a --force of its own (recompute finished figures).
+NO_RESOURCE_GUARD = ("reproduce",)
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from pokerdyn.commands.common import add_resource_arguments
+
     parser = _Parser(prog="pokerdyn", description="Equilibria and dynamics of small poker games")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         mod = importlib.import_module(f"pokerdyn.commands.{module}")
         p = sub.add_parser(name, help=help_text, description=mod.__doc__)
         mod.add_arguments(p)
+        if name not in NO_RESOURCE_GUARD:
+            add_resource_arguments(p)
         p.set_defaults(_module=mod)
     return parser
 
@@ -101,15 +115,137 @@ def _stage_messages():
         log.setLevel(level)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM while a command runs: raised like Ctrl-C's KeyboardInterrupt, so every
+    ``except KeyboardInterrupt`` and ``finally`` of the command runs the same (exit 143)."""
+
+
+_RECEIVED: list[int] = []  # SIGINT/SIGTERM received while the current command runs
+
+
+def _on_signal(signum: int, frame) -> None:
+    _RECEIVED.append(signum)
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def check_interrupted() -> None:
+    """Raise KeyboardInterrupt (:class:`Terminated` after SIGTERM) if the command was
+    interrupted: Python cannot raise a signal's exception out of a weakref callback or a
+    ``__del__`` (it prints "Exception ignored" and goes on), so long loops call this
+    between steps, and :func:`main` after the command, so no interrupt ends in exit 0."""
+    if _RECEIVED:
+        raise Terminated() if signal.SIGTERM in _RECEIVED else KeyboardInterrupt()
+
+
+@contextlib.contextmanager
+def _signals():
+    """SIGINT and SIGTERM raise in the command (:func:`_on_signal`) while it runs; the
+    handlers found are put back afterwards (main() called in-process, from a test)."""
+    del _RECEIVED[:]
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; Python's own SIGINT handler stays
+        return
+    sigs = (signal.SIGINT, signal.SIGTERM)
+    old = {s: signal.getsignal(s) for s in sigs}
+    for s in sigs:
+        signal.signal(s, _on_signal)
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, signal.SIG_DFL if h is None else h)
+
+
+# after SIGINT/SIGTERM the process is gone within this (_watchdog): the backstop for native
+# code that holds the interpreter; commands stop in about a second by themselves, and the
+# margin is for their cleanup (terminating workers, writing state) on a loaded machine
+GRACE_S = 10.0
+
+
+@contextlib.contextmanager
+def _watchdog(grace: float | None = None):
+    """After SIGINT or SIGTERM the process ends within ``grace`` seconds (default GRACE_S)
+    even where Python cannot run the handler: a numba kernel holds the interpreter until it
+    returns (the handler runs after it, maybe minutes later).  A forked watchdog process
+    learns of the signal at C level (the wakeup fd of signal.set_wakeup_fd) and kills this
+    process (SIGKILL, exit 137) if it is still there ``grace`` s later; the command's own
+    handling (:func:`_signals`) normally ends it long before."""
+    import os
+
+    grace = GRACE_S if grace is None else grace
+
+    if not hasattr(os, "fork") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    r, w = os.pipe()
+    os.set_blocking(w, False)
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the watchdog process)
+        _watch(r, w, parent, grace)
+    os.close(r)
+    old = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+    try:
+        yield
+    finally:
+        signal.set_wakeup_fd(old)
+        os.close(w)
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+
+
+def _watch(r: int, w: int, parent: int, grace: float) -> None:  # pragma: no cover
+    """The watchdog process of :func:`_watchdog`: wait for a signal byte, then ``grace``
+    seconds, then kill the parent if it is still there; never returns."""
+    import os
+    import time
+
+    try:
+        os.close(w)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole group
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):  # hold none of the parent's pipes (a reader waits for EOF)
+            os.dup2(null, fd)
+        while data := os.read(r, 64):
+            if signal.SIGINT in data or signal.SIGTERM in data:
+                time.sleep(grace)
+                if os.getppid() == parent:
+                    os.kill(parent, signal.SIGKILL)
+                break
+    finally:
+        os._exit(0)
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The command line ``argv`` (default sys.argv[1:]: then, as the process's entry point,
+    with the :func:`_watchdog` as well); the exit code."""
+    parser = build_parser()
+    entry = argv is None
+    args = parser.parse_args(argv)
+    code = None
+    try:
+        with _watchdog() if entry else contextlib.nullcontext(), _signals():
+            code = _run(args)
+            check_interrupted()
+    except KeyboardInterrupt:
+        code = None
+    if code is None or _RECEIVED:  # interrupted, even where the command swallowed it
+        term = signal.SIGTERM in _RECEIVED
+        print(f"pokerdyn: {'terminated' if term else 'interrupted'}", file=sys.stderr)
+        return 143 if term else 130
+    return code
+
+
+def _run(args) -> int:
+    """Run the command: bad input (GameError, ValueError, UsageError, OSError) is one line
+    on stderr and exit 2; KeyboardInterrupt goes to :func:`main`."""
     from games import GameError
 
-    from pokerdyn.commands.common import UsageError
+    from pokerdyn.commands.common import UsageError, resource_context
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        with _stage_messages():
+        with _stage_messages(), resource_context(args):
             return int(args._module.run(args) or 0)
     except (GameError, UsageError, ValueError) as exc:
         print(f"pokerdyn: error: {_one_line(exc)}", file=sys.stderr)
@@ -122,9 +258,6 @@ def main(argv: list[str] | None = None) -> int:
         what = f"{exc.filename!r}: " if exc.filename else ""
         print(f"pokerdyn: error: {what}{exc.strerror or exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("pokerdyn: interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -137,11 +137,73 @@ def _check_parent(path: Path, text: str, what: str) -> None:
         raise GameError(f"{what}={text!r} is not writable: folder {str(anc)!r} is read-only")
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` (UTF-8) atomically (games.io.files.write_atomically)."""
+def atomic_write_text(path: str | os.PathLike, text: str, what: str | None = None) -> None:
+    """Write ``text`` (UTF-8) atomically (games.io.files.write_atomically); a write that
+    fails (a folder that turned out unwritable, a full disk) is GameError naming ``path``
+    as given (``what``: the option that named it), nothing left behind."""
     from games.io.files import write_atomically
 
-    write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    try:
+        write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+    except OSError as exc:
+        name = f"{what}={str(path)!r}" if what else repr(str(path))
+        raise GameError(f"{name} is not writable ({exc.strerror or exc}); allowed: a file "
+                        "path in a writable folder") from None
+
+
+def read_json_file(path: str | os.PathLike, what: str) -> Any:
+    """The JSON value of the file ``path`` (``what``: the option naming it); GameError with
+    one line naming the file when it is not UTF-8, empty or not JSON (OSError when it
+    cannot be read).  The caller checks the value's type."""
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise GameError(f"{what}={str(path)!r} is not UTF-8 text; allowed: a JSON file") \
+            from None
+    if not text.strip():
+        raise GameError(f"{what}={str(path)!r} is empty; allowed: a JSON file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GameError(f"{what}={str(path)!r} is not valid JSON ({exc.msg} at line "
+                        f"{exc.lineno}); allowed: a JSON file") from None
+
+
+def add_resource_arguments(p) -> None:
+    """``--max-memory SIZE`` and ``--force``, the resource guard of every command that
+    builds a game (games.size): a game whose estimated build needs more than the limit is
+    refused before anything is allocated, unless ``--force``.  ``args.force`` also lifts
+    the command's own size guards (a sweep's cell count, a chart's stack count).  A
+    command that already has a ``--force`` of its own meaning keeps it."""
+    from games.size import SIZE_HELP, parse_memory
+
+    def memory(text: str) -> int:
+        try:
+            return parse_memory(text)
+        except GameError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    memory.__name__ = "size"
+    p.add_argument("--max-memory", type=memory, default=None, metavar="SIZE",
+                   help=f"memory limit of game builds: {SIZE_HELP} (default: the available "
+                        "memory); larger games are refused before they are built")
+    if "--force" not in p._option_string_actions:
+        p.add_argument("--force", action="store_true",
+                       help="build games larger than the memory limit and lift the other "
+                            "size guards")
+    p.set_defaults(_resource_guard=True)
+
+
+def resource_context(args):
+    """The context in which a command runs: the limits of :func:`add_resource_arguments`
+    (games.size.resource_limits) when the command has them."""
+    import contextlib
+
+    from games.size import resource_limits
+
+    if not getattr(args, "_resource_guard", False):
+        return contextlib.nullcontext()
+    return resource_limits(getattr(args, "max_memory", None), bool(getattr(args, "force", False)))
 
 
 GAME_HELP = ("game spec: name or name(key=value,...), e.g. 'river(street=half,max_bets=2)' "
@@ -166,11 +228,12 @@ def load_game(name: str, **options: Any) -> Game:
     try:
         text = Path(name).read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise GameError(f"{name!r} is not a text .efg file") from None
+        raise GameError(f"{name!r} is not a text .efg file (it must be UTF-8 text)") from None
     try:
         return game_from_efg(text, Path(name).stem)
-    except GameError as exc:
-        raise GameError(f"{name!r}: {exc}") from None
+    except GameError as exc:  # "efg: line 3: ..." -> "'f.efg', line 3: ..."
+        msg = str(exc).removeprefix("efg: ")
+        raise GameError(f"{name!r}{',' if msg.startswith('line ') else ':'} {msg}") from None
 
 
 NOTICE_AFTER_S = 1.0  # long steps (a large game's build) say so on stderr after this
@@ -229,25 +292,31 @@ def game_and_values(name: str, pot: str | None,
     game = load_game(name, **options)
     values: dict[str, float] = {}
     if pot is not None:
-        if "P" not in game.param_names:
-            raise GameError(f"game {game.name!r} has no pot parameter P (parameters: "
-                            f"{', '.join(game.param_names) or 'none'})")
+        require_pot(game)
         values["P"] = float(parse_pot(pot, game))
     return game, values
+
+
+def require_pot(game: Game) -> None:
+    """GameError when ``--pot`` is given for a game without a pot parameter P (the cause,
+    before the value is read or any work is done)."""
+    if "P" not in game.param_names:
+        raise GameError(f"game {game.name!r} has no pot parameter P, so --pot does not "
+                        f"apply (its game parameters: {', '.join(game.param_names) or 'none'})")
 
 
 def parse_pot(text: str, game: Game | None = None):
     """The exact pot (a sympy number) from ``--pot``: decimals are exact (2.5 = 5/2) and
     expressions are allowed (``19/2``, ``(5+sqrt(73))/2``); GameError with one line naming
     the value and the allowed range for anything else (not a number, NaN, infinite,
-    complex, <= 0, or outside the game's domain of P)."""
+    complex, <= 0, too large or too small (solvers.symbolic.pot_values.POT_RANGE), too
+    large to evaluate (10**10**10), or outside the game's domain of P)."""
     from solvers.symbolic.pot_values import exact_pot
 
     v = exact_pot(text)
     dom = game.domains.get("P") if game is not None else None
-    if dom is not None:
-        parse_float(str(float(v)), "pot", low=dom.low, high=dom.high, low_open=dom.low_open,
-                    high_open=dom.high_open)
+    if dom is not None and not dom.contains(float(v)):  # the value as written, not its float
+        raise GameError(f"pot={text.strip()} is outside the allowed range {dom.describe()}")
     return v
 
 

@@ -61,9 +61,14 @@ def run(args) -> int:
     from solvers.symbolic.enumeration import MAX_PARAMETERS
     from solvers.symbolic.family_records import constraint_text, set_str, solution_record
 
-    from pokerdyn.commands.common import load_game
+    from pokerdyn.commands.common import load_game, require_pot
 
+    if args.state is not None:  # before the game's build: a bad --state is refused at once
+        from pokerdyn.commands.exact.equilibrium_axis import read_state
+        read_state(args.state, args.prove_complete)
     game = load_game(args.game)
+    if args.pot is not None:  # before the paths below, some of which would not read it
+        require_pot(game)
     if len(game.named) > MAX_PARAMETERS:  # past the case search: supports from learning
         from pokerdyn.commands.exact.equilibrium_axis import applies, run_axis
         from pokerdyn.commands.exact.equilibrium_supports import run_pot_sweep, run_supports

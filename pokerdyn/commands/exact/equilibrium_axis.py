@@ -9,7 +9,8 @@ import json
 import os
 from pathlib import Path
 
-from pokerdyn.commands.common import emit_json
+from pokerdyn.commands.common import (atomic_write_text, check_output_file, emit_json,
+                                     read_json_file)
 
 MAX_NAMED = 40  # dominance over more named frequencies takes too long for this path
 ROUNDS = 3  # sweeps with --prove-complete: each takes in what the proof before found
@@ -33,13 +34,12 @@ def run_axis(game, args) -> int:
     from pokerdyn.commands.exact.equilibrium_supports import run_supports
 
     low, high = _range(getattr(args, "pots", None) or "2:20")
+    # the state files are checked before any work (a bad one failed after the first pot)
+    state = Path(getattr(args, "state", None) or f".pokerdyn-{game.name}-axis.json")
+    saved = read_state(str(state), getattr(args, "prove_complete", False))
     fixed = reduce_game(game)
     if len(game.named) - len(fixed) > MAX_PARAMETERS:
         return run_supports(game, args)
-    state = Path(getattr(args, "state", None) or f".pokerdyn-{game.name}-axis.json")
-    saved = json.loads(state.read_text()) if state.exists() else {}
-    if "pots" not in saved:  # the state of earlier versions: pot -> supports
-        saved = {"pots": saved, "undecided": {}}
     done, undecided = saved["pots"], saved["undecided"]
     start = [s for s in START if low <= sp.Rational(s) <= high] or \
         [str(2 * low if high is sp.oo else (low + high) / 2)]
@@ -51,7 +51,7 @@ def run_axis(game, args) -> int:
         bar = tqdm(desc="pots enumerated", unit="pot", disable=args.json, initial=len(done))
 
         def step(pot: str) -> None:
-            state.write_text(json.dumps(saved))
+            atomic_write_text(state, json.dumps(saved))
             bar.update(1)
             bar.set_postfix_str(f"P = {pot}")
 
@@ -72,7 +72,7 @@ def run_axis(game, args) -> int:
         # families between the enumerated pots that the sweep lacked: their supports go
         # into the sweep (kept in --state), and the proof is run again on its new pieces
         extra += more
-        state.write_text(json.dumps(saved))
+        atomic_write_text(state, json.dumps(saved))
     if args.json:
         emit_json(rec)
         return 0
@@ -121,11 +121,94 @@ def _prove(game, fixed, low, high, res, state: Path, quiet: bool, workers: int |
 
     try:
         return certify_complete(game, fixed, low, high, res, progress=step,
-                                state=state.with_name(state.name + ".complete.json"),
-                                workers=workers or 1)
+                                state=_proof_state(state), workers=workers or 1)
     finally:
         for b in bars.values():
             b.close()
+
+
+STATE_FORM = ('a state file of this command: {"pots": {pot: [support, ...]}, "undecided": '
+              '{pot: [[support, reason], ...]}, "extra": [support, ...]} (or a new file name)')
+
+
+def read_state(text: str, prove: bool = False) -> dict:
+    """The resume state of --state ``text``, checked before any work: the path is writable
+    (missing folders are made on the first write) and an existing file holds a state this
+    command wrote (STATE_FORM, or the pot -> supports of earlier versions), else GameError
+    naming the file; ``{"pots": {}, "undecided": {}}`` for a new file.  ``prove``
+    (--prove-complete): the proof's state file beside it is checked as well
+    (:func:`read_proof_state`)."""
+    import sympy as sp
+
+    from games import GameError
+
+    path = check_output_file(text, "state")
+    if prove:
+        read_proof_state(_proof_state(path))
+    if not path.exists():
+        return {"pots": {}, "undecided": {}}
+    data = read_json_file(path, "state")
+    if isinstance(data, dict) and "pots" not in data:  # earlier versions: pot -> supports
+        data = {"pots": data, "undecided": {}}
+
+    def pot(k) -> bool:
+        try:
+            return sp.Rational(k) > 0
+        except (TypeError, ValueError, SyntaxError, ZeroDivisionError):
+            return False
+
+    def supports(v) -> bool:
+        return isinstance(v, list) and all(isinstance(c, str) for c in v)
+
+    problem = (
+        f"holds a JSON {type(data).__name__}" if not isinstance(data, dict) else
+        "has keys other than pots, undecided and extra"
+        if set(data) - {"pots", "undecided", "extra"} else
+        "has no object of pots" if not isinstance(data["pots"], dict) else
+        "has no object undecided" if not isinstance(data.get("undecided"), dict) else
+        "has an extra that is not a list of supports"
+        if not supports(data.get("extra", [])) else
+        "has a key that is not a positive rational pot"
+        if not all(pot(k) for k in (*data["pots"], *data["undecided"])) else
+        "has pots whose supports are not lists of strings"
+        if not all(supports(v) for v in data["pots"].values()) else
+        "has undecided entries that are not lists of [support, reason]"
+        if not all(isinstance(v, list) and all(isinstance(u, list) and len(u) == 2 and
+                                               supports(u) for u in v)
+                   for v in data["undecided"].values()) else None)
+    if problem:
+        raise GameError(f"state={text!r} {problem}; allowed: {STATE_FORM}")
+    return data
+
+
+def _proof_state(state: Path) -> Path:
+    """The file of the completeness proof's resume state beside --state."""
+    return state.with_name(state.name + ".complete.json")
+
+
+# the keys of the proof's state (solvers.symbolic.fullaxis.complete.certify_complete)
+PROOF_KEYS = {"range": list, "leaves": list, "critical": list, "next": int, "families": int,
+              "new": list, "algebraic": list, "nonlinear": list, "undecided": list,
+              "tasks": dict, "walk_seconds": (int, float), "checked": dict,
+              "retried_split": bool, "empty": int}
+
+
+def read_proof_state(path: Path) -> None:
+    """Check the proof's state file beside --state before any work (GameError naming it):
+    a JSON object whose keys have the types certify_complete writes."""
+    from games import GameError
+
+    if not path.exists():
+        return
+    check_output_file(str(path), "state")
+    data = read_json_file(path, "state")
+    bad = [k for k, t in PROOF_KEYS.items() if isinstance(data, dict) and k in data
+           and not (isinstance(data[k], t) and (t is bool or not isinstance(data[k], bool)))]
+    if not isinstance(data, dict) or bad:
+        what = f"a JSON {type(data).__name__}" if not isinstance(data, dict) else \
+            f"{', '.join(bad)} of the wrong type"
+        raise GameError(f"state={str(path)!r} holds {what}; allowed: the proof's state "
+                        "file this command wrote beside --state (or delete it)")
 
 
 def completeness_line(c: dict) -> str:

@@ -171,9 +171,9 @@ def check_pot(game: Game, conds, v: sp.Expr, cases: Sequence[str], fixed, sw: Sw
                 "by": "enumerated by the sweep"}
     theirs = sweep_families_at(sw, v)
     missing, open_, found, empty = [], [], 0, 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for case in cases:
-        if budget is not None and time.perf_counter() - t0 > budget:
+        if budget is not None and time.process_time() - t0 > budget:
             open_.append({"support": case, "reason": f"pot budget of {budget} s spent"})
             continue
         if not v.is_Rational and empty_near(conds, case, v, pot_symbol(game)):
@@ -420,5 +420,8 @@ def _fingerprint(sw: Sweep) -> str:
 
 
 def _save(path: Path | None, st: dict) -> None:
-    if path is not None:
-        path.write_text(json.dumps(st))
+    if path is not None:  # atomically: an interrupted write leaves the state before it
+        from games.io.files import write_atomically
+
+        text = json.dumps(st)
+        write_atomically(path, lambda tmp: tmp.write_text(text))

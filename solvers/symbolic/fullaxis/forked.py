@@ -22,8 +22,37 @@ def forked_map(fn: Callable, items: Sequence, workers: int, chunksize: int = 1) 
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(min(workers, len(items)), mp.get_context("fork")) as pool:
+    pool = ProcessPoolExecutor(min(workers, len(items)), mp.get_context("fork"),
+                               initializer=_default_signals)
+    try:
         yield from pool.map(fn, items, chunksize=chunksize)
+    except BaseException:  # an interrupt, a failed item or the consumer gone: the items
+        terminate_workers(pool)  # running are not waited for (an exact solve takes minutes)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _default_signals() -> None:
+    """In a forked worker: Ctrl-C (sent to the whole process group) is the parent's to
+    handle, and SIGTERM (:func:`terminate_workers`) ends the worker at once; the parent's
+    handlers (pokerdyn.cli's raise KeyboardInterrupt) would let the pool's worker loop
+    catch it and go on to the next item."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def terminate_workers(pool) -> None:
+    """Stop the worker processes of a ProcessPoolExecutor now, the items they run with them
+    (Python 3.14's ``terminate_workers``; before it, SIGTERM to each)."""
+    stop = getattr(pool, "terminate_workers", None)
+    if stop is not None:
+        stop()
+        return
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        proc.terminate()
 
 
 def can_fork() -> bool:
