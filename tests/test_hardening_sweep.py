@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from dynamics.sweep import experiments as E
 from dynamics.sweep import spec
 from dynamics.sweep.runner import run_sweep
-from dynamics.sweep.spec import (CONFIG_FILE, TIMING_COLUMNS, SweepConfig, load_config,
-                                 load_results)
+from dynamics.sweep.spec import SweepConfig, load_config
+from dynamics.sweep.store import CONFIG_FILE, TIMING_COLUMNS, load_results
 from games import GameError
 from hostile import run_bad, snapshot
 from pokerdyn.cli import main

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamics.sweep.spec import (CONFIG_FILE, TIMING_COLUMNS, load_config, load_results,
-                            parse_config, write_cell)
+from dynamics.sweep.spec import load_config, parse_config
+from dynamics.sweep.store import CONFIG_FILE, TIMING_COLUMNS, load_results, write_cell
 from dynamics.sweep.experiments import random_profile
 from dynamics.sweep.runner import run_sweep
 from games import GameError, compile_game, get_game
@@ -213,7 +213,7 @@ def test_store_is_a_parquet_dataset_pandas_opens(tmp_path):
     cells = cfg.cells()
     assert [c.params["k"] for c in cells] == [0.01, [0.01, 0.02, 0.03]]
     # store two rows by hand (the simulate experiment itself is tested after merge)
-    from dynamics.sweep.spec import cell_row, open_store
+    from dynamics.sweep.store import cell_row, open_store
     assert open_store(cfg.output, cfg) == {}
     for c in cells:
         write_cell(cfg.output, c, cell_row(cfg, c, {"x": float(c.index)}, 0.0))

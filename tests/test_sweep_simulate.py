@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 
 from dynamics.play.repeated import simulate
-from dynamics.sweep.spec import TIMING_COLUMNS, load_config, load_results
+from dynamics.sweep.spec import load_config
+from dynamics.sweep.store import TIMING_COLUMNS, load_results
 from dynamics.sweep.runner import run_sweep
 
 CONFIG = """

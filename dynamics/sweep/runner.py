@@ -21,7 +21,8 @@ from tqdm.auto import tqdm
 
 from games import GameError
 
-from dynamics.sweep.spec import Cell, SweepConfig, cell_row, open_store, require_storage, write_cell
+from dynamics.sweep.spec import Cell, SweepConfig
+from dynamics.sweep.store import cell_row, open_store, require_storage, write_cell
 from dynamics.sweep.experiments import run_cell
 
 

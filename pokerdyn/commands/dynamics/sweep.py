@@ -21,7 +21,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from dynamics.sweep.spec import load_config, require_storage
+    from dynamics.sweep.spec import load_config
+    from dynamics.sweep.store import require_storage
     from dynamics.sweep.runner import run_sweep
 
     from pokerdyn.commands.common import UsageError
