@@ -106,6 +106,9 @@ def has_declared_names(game) -> bool:
                for p in game.named)
 
 
+SUM_TOL = 1e-6  # how far from 1 a row of a profile may sum (check_strategy)
+
+
 def check_strategy(cg: CompiledGame, sigma: ArrayLike, what: str = "strategy",
                    atol: float = 1e-9, full: bool = True) -> NDArray[np.float64]:
     """``sigma`` as a C-contiguous float64 array if it is a behaviour profile of ``cg``,
@@ -115,7 +118,8 @@ def check_strategy(cg: CompiledGame, sigma: ArrayLike, what: str = "strategy",
     The one check of profiles given to the public API (solvers.evaluation, the iterative
     solvers' ``sigma0`` ...): shape exactly ``(n_infosets, max_actions)``, every entry a
     finite number >= 0, 0 at illegal actions (the padding of sets with fewer actions) and
-    every row summing to 1, each within ``atol``.  Vectorised, O(size); callers run it once
+    every row summing to 1 within ``SUM_TOL`` (1e-6, as before issue 33: profiles
+    printed to six places, read back, stay valid); entries within ``atol``.  Vectorised, O(size); callers run it once
     at their entry, never inside an iteration.  ``full=False`` checks the shape only (O(1)
     beyond the conversion): the guard that keeps the numba kernels inside their arrays
     where the profile is the caller's own (an ODE state, an iterate).
@@ -156,12 +160,12 @@ def check_strategy(cg: CompiledGame, sigma: ArrayLike, what: str = "strategy",
                         f"{len(infosets[I].actions)} actions and the entries after them "
                         "must be 0")
     sums = arr.sum(axis=1)
-    bad = np.nonzero(~(np.abs(sums - 1.0) <= atol))[0]
+    bad = np.nonzero(~(np.abs(sums - 1.0) <= SUM_TOL))[0]
     if bad.size:
         I = int(bad[0])
         raise GameError(f"{what} at {infosets[I].label!r} sums to {float(sums[I])!r}, not 1 "
                         f"(information set {I}, row {arr[I].tolist()}); each information "
-                        f"set's probabilities must sum to 1 within {atol:g}")
+                        f"set's probabilities must sum to 1 within {SUM_TOL:g}")
     return arr
 
 

@@ -55,7 +55,7 @@ def exact_values(game: Game, sigma: dict[str, tuple], payoffs: Sequence[Sequence
 def _exact_profile(game: Game, sigma: Mapping[str, Sequence]) -> list[tuple[Fraction, ...]]:
     """The rows of the exact profile ``sigma`` in ``game.infosets`` order as Fractions;
     GameError unless every information set has one row of ``len(actions)`` rationals >= 0
-    summing to exactly 1 and no other label is given (the exact counterpart of
+    (longer rows are padded with zeros, as the rows of a profile array) summing to exactly 1 and no other label is given (the exact counterpart of
     games.strategy.check_strategy, which checks float arrays of a compiled game)."""
     if not isinstance(sigma, Mapping):
         raise GameError(f"sigma must be a dict {{information set label: probabilities}}, "
@@ -76,9 +76,12 @@ def _exact_profile(game: Game, sigma: Mapping[str, Sequence]) -> list[tuple[Frac
         except (TypeError, ValueError, OverflowError):
             raise GameError(f"sigma[{s.label!r}] = {raw!r} must be a sequence of rational "
                             "numbers in [0, 1]") from None
-        if len(row) != len(s.actions):
+        n = len(s.actions)
+        if len(row) < n or any(row[n:]):  # entries past the actions: padding, must be 0
             raise GameError(f"sigma[{s.label!r}] has {len(row)} probabilities; it must have "
-                            f"{len(s.actions)}, one per action ({', '.join(s.actions)})")
+                            f"{n}, one per action ({', '.join(s.actions)}), and any entries "
+                            "after them must be 0 (padding, as in a profile array)")
+        row = row[:n]
         neg = [p for p in row if p < 0]
         if neg:
             raise GameError(f"sigma[{s.label!r}] has the probability {neg[0]}, outside the "
