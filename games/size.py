@@ -146,8 +146,17 @@ def resource_limits(max_memory: str | int | None = None, force: bool = False) ->
         _LIMITS.reset(token)
 
 
-def _count(n: int) -> str:
-    return f"{n:,}" if n < 10**12 else f"{n:.2e}"
+def format_count(n: int) -> str:
+    """A count for a message: in full below 10^12, else ``1.23e+15``, also past the float
+    range (in integers: no OverflowError for any Python int)."""
+    if n < 10**12:
+        return f"{n:,}"
+    if n < 10**300:
+        return f"{n:.2e}"
+    e = int((n.bit_length() - 1) * math.log10(2))  # the power of ten, or one less
+    e += n >= 10**(e + 1)
+    m = n // 10**(e - 2)  # three significant digits, truncated
+    return f"{m // 100}.{m % 100:02d}e+{e}"
 
 
 def check_size(spec: str, size: Callable[[int], GameSize | None],
@@ -171,7 +180,8 @@ def check_size(spec: str, size: Callable[[int], GameSize | None],
         return None
     if est.exceeds and cap < MAX_NODES:  # a closer estimate for the message, if cheap
         est = size(min(MAX_NODES, 10 * cap + 10))
-    nodes = f"more than {_count(est.nodes - 1)}" if est.exceeds else f"about {_count(est.nodes)}"
+    nodes = f"more than {format_count(est.nodes - 1)}" if est.exceeds else \
+        f"about {format_count(est.nodes)}"
     if est.nodes > MAX_NODES:
         raise GameError(f"game {spec} has {nodes} nodes, more than the allowed {MAX_NODES:,} "
                         "(int32 node indices; --force cannot override this)")

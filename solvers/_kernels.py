@@ -123,11 +123,31 @@ def sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_ind
 
 
 @njit(cache=True)
-def back_up(sigma, legal, direct, iparent, topo, m, cfv, br, best):
+def payoff_scale(payoffs):
+    """The game's payoff scale, ``max |payoff|`` (0 for a game without payoffs): the unit
+    of the best response's tie tolerance (:func:`back_up`).  Computed once per entry
+    (solvers.evaluation, a solver's ``advance``), not per node."""
+    s = 0.0
+    for t in range(payoffs.shape[0]):
+        for q in range(payoffs.shape[1]):
+            if abs(payoffs[t, q]) > s:
+                s = abs(payoffs[t, q])
+    return s
+
+
+@njit(cache=True)
+def back_up(sigma, legal, direct, iparent, topo, m, cfv, br, best, scale):
     """Counterfactual action values ``cfv[I, a]`` of the player's sets ``topo[:m]``,
     children first: the set's own terminals (``direct``) plus the value of each child set,
     which is the ``sigma``-weighted sum of its action values or, with ``best``, their
     maximum (the first maximising legal action is stored in ``br``: a pure best response).
+    An action replaces the best so far only when its value is larger by more than
+    ``1e-14 * (scale + |best so far|)``, ``scale`` the game's payoff scale
+    (:func:`payoff_scale`): relative to the payoffs, so ties are broken alike for payoffs
+    of 1e-100 and 1e100 (an absolute 1e-14 picked a worse action of a game scaled by
+    1e-100, a negative NashConv, and was below rounding at 1e100; issue 33).  Counterfactual
+    values are at most ``scale`` in size, so this stays within rounding of the maximum;
+    a game of scale 1 compares exactly as before.
     Returns the value at the root: the player's expected payoff under ``sigma``, or her
     best-response value.  Kernels pass ``best`` as ``np.bool_(...)``: a literal True or
     False is typed as a literal, and each would compile a signature of its own (so do
@@ -144,7 +164,7 @@ def back_up(sigma, legal, direct, iparent, topo, m, cfv, br, best):
             b = -1
             val = -np.inf
             for a in range(amax):
-                if legal[J, a] and (b < 0 or cfv[J, a] > val + 1e-14 * (1.0 + abs(val))):
+                if legal[J, a] and (b < 0 or cfv[J, a] > val + 1e-14 * (scale + abs(val))):
                     val = cfv[J, a]
                     b = a
             br[J] = b
@@ -182,8 +202,9 @@ def _sequence_sums(kind, player, parent, edge, infoset, chance_prob, terminal_in
 
 @njit(cache=True)
 def best_response(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
-                  legal, sigma, who):
-    """Pure best response of player ``who`` to ``sigma``.
+                  legal, sigma, who, scale=-1.0):
+    """Pure best response of player ``who`` to ``sigma``; ``scale``: the game's payoff
+    scale (:func:`payoff_scale`, computed here when negative; loops pass it once).
 
     Returns ``(value, br, cf)``: the best-response value, the chosen action per
     information set (-1 for other players' sets) and the counterfactual action values
@@ -197,16 +218,20 @@ def best_response(kind, player, parent, edge, infoset, chance_prob, terminal_ind
                        payoffs, sigma, who, amax, direct, iparent, topo, np.zeros(n_inf))
     cf = np.zeros((n_inf, amax))
     br = np.full(n_inf, -1, dtype=np.int64)
-    value = back_up(sigma, legal, direct, iparent, topo, m, cf, br, np.bool_(True))
+    if scale < 0.0:
+        scale = payoff_scale(payoffs)
+    value = back_up(sigma, legal, direct, iparent, topo, m, cf, br, np.bool_(True), scale)
     return value, br, cf
 
 
 @njit(cache=True)
 def regrets(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs, legal,
-            sigma):
+            sigma, scale=-1.0):
     """Each player's best-response value minus her expected payoff under ``sigma``: one
     forward pass per player (buffers shared, 12 bytes a node), both values backed up from
-    the same sequence sums."""
+    the same sequence sums; ``scale`` as in :func:`best_response`."""
+    if scale < 0.0:
+        scale = payoff_scale(payoffs)
     n = kind.shape[0]
     n_inf, amax = legal.shape
     reach, seq, direct, iparent, topo, cf_reach, cfv, br = pass_buffers(n, n_inf, amax)
@@ -215,8 +240,9 @@ def regrets(kind, player, parent, edge, infoset, chance_prob, terminal_index, pa
         m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
                           payoffs, sigma, who, amax, reach, seq, direct, iparent, topo,
                           cf_reach)
-        ev = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(False))
-        out[who] = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(True)) - ev
+        ev = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(False), scale)
+        out[who] = back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(True),
+                           scale) - ev
     return out
 
 

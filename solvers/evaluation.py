@@ -79,7 +79,8 @@ def best_response(cg: CompiledGame, sigma: NDArray[np.float64], player: int,
     """Exact pure best response of ``player`` (0-based) to the rest of ``sigma``."""
     player = check_player(cg, player)
     value, actions, cf = K.best_response(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
-                                         _sigma(cg, sigma, check), player)
+                                         _sigma(cg, sigma, check), player,
+                                         K.payoff_scale(cg.payoffs))
     return BestResponse(player, float(value), actions, cf)
 
 
@@ -87,7 +88,7 @@ def regrets(cg: CompiledGame, sigma: NDArray[np.float64],
             check: bool = True) -> NDArray[np.float64]:
     """Each player's gain from deviating to a best response (>= 0 up to rounding)."""
     return K.regrets(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
-                     _sigma(cg, sigma, check))
+                     _sigma(cg, sigma, check), K.payoff_scale(cg.payoffs))
 
 
 def nash_conv(cg: CompiledGame, sigma: NDArray[np.float64], check: bool = True) -> float:

@@ -50,6 +50,24 @@ class SolverResult:
     options: dict = field(default_factory=dict)
 
 
+# CPU seconds per iteration and compiled node of each method's run_iterative (its NashConv
+# checkpoints included), measured with time.process_time on the development machine
+# (Python 3.11, numba, one core of a shared x86-64 server) on kuhn (55 nodes, 10^6
+# iterations), leduc (1,939 nodes, 10^4) and mercer-mmh(players=3) (4.3 million nodes, 50
+# iterations): the largest of the three, rounded up (fp 5.9e-8, hedge 1.13e-7, cfr+ 5.5e-8,
+# cfr 5.3e-8).  Used only to refuse runs of many hours before they start
+# (pokerdyn.commands.common.check_solver_work), so a factor of two does not matter.
+SECONDS_PER_NODE: dict[str, float] = {"fp": 6e-8, "hedge": 1.2e-7, "cfr+": 6e-8, "cfr": 6e-8}
+
+
+def estimated_seconds(method: str, iterations: float, n_nodes: int) -> float:
+    """Estimated CPU seconds of ``iterations`` iterations of the iterative ``method`` (a key
+    of :data:`SECONDS_PER_NODE`, else 0: no iterations) on a compiled game of ``n_nodes``
+    nodes; at most 1e300 (no overflow for any iteration count)."""
+    per = SECONDS_PER_NODE.get(method, 0.0)
+    return min(min(iterations, 1e300) * float(n_nodes) * per, 1e300) if per else 0.0
+
+
 def checkpoints(limit: int, growth: float = 1.1) -> list[int]:
     """Iterations at which NashConv is measured: 1..10, then geometric, ending at limit."""
     pts, t = [], 1

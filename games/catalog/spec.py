@@ -30,7 +30,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping
 
-from games.errors import GameError
+from games.errors import SHOWN_CHARS, GameError, shown
 
 OPENSPIEL_PREFIX = "openspiel:"
 
@@ -43,17 +43,14 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 MAX_SPEC_CHARS = 10_000
 MAX_DEPTH = 16
 MAX_INT_DIGITS = 100
-SHOWN_CHARS = 60
 _EXPECTED = ("expected name or name(key=value,...); allowed values: integers, decimals, "
              "rationals a/b, true/false, words, lists (a,b) or [a,b]")
 
 
 def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
     """``repr(text)``, cut to about ``limit`` characters (saying the full length) so that a
-    huge spec is not echoed whole in a one-line error message."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit - 20]!r}...{text[-10:]!r} ({len(text):,} characters)"
+    huge spec is not echoed whole in a one-line error message (games.errors.shown)."""
+    return shown(text, limit, quote=True)
 
 
 def _fail(text: str, pos: int, what: str) -> GameError:

@@ -28,7 +28,8 @@ import numpy as np
 from games.arrays import game_from_arrays
 from games.io.files import write_atomically
 from games.size import GameSize
-from games.tree import CHANCE, DECISION, TERMINAL, Game, GameError, Infoset
+from games.tree import (CHANCE, DECISION, TERMINAL, Game, GameError, Infoset, check_n_edges,
+                        check_n_players)
 
 PREFIX = "openspiel:"
 MAX_NODES = 20_000_000
@@ -82,14 +83,15 @@ def _check_supported(game) -> None:
                         "outcomes); only deterministic or explicit-stochastic games can be loaded")
     if not gt.provides_information_state_string:
         raise GameError(f"OpenSpiel game {name!r} provides no information_state_string")
+    try:  # players are int8 (games.tree.MAX_PLAYERS): refused before any traversal
+        check_n_players(game.num_players())
+    except GameError as exc:
+        raise GameError(f"OpenSpiel game {name!r}: {exc}") from None
 
 
-_MAX_EDGES = 32767  # edge indices are int16 (games.tree.Game)
-
-
-def _too_many_edges(game, n: int):
-    raise GameError(f"OpenSpiel game {game} has a node with {n} actions or chance outcomes; "
-                    f"at most {_MAX_EDGES} are allowed")
+def _check_edges(game, n: int) -> None:
+    """At most games.tree.MAX_ACTIONS actions or chance outcomes at a node (int16 edges)."""
+    check_n_edges(n, f"a node of OpenSpiel game {str(game)!r}")
 
 
 def _traverse(game, max_nodes: int, progress: bool) -> dict:
@@ -120,8 +122,7 @@ def _traverse(game, max_nodes: int, progress: bool) -> dict:
             legal = s.legal_actions()
             I = index[cp].get(key)
             if I is None:
-                if len(legal) > _MAX_EDGES:
-                    _too_many_edges(game, len(legal))
+                _check_edges(game, len(legal))
                 I = index[cp][key] = len(labels)
                 labels.append(f"P{cp + 1}:{key}")
                 owners.append(cp)
@@ -145,8 +146,7 @@ def _traverse(game, max_nodes: int, progress: bool) -> dict:
             player.append(-1)
             infoset.append(-1)
             outs = s.chance_outcomes()
-            if len(outs) > _MAX_EDGES:
-                _too_many_edges(game, len(outs))
+            _check_edges(game, len(outs))
             for k in range(len(outs) - 1, -1, -1):
                 a, p = outs[k]
                 push((s.child(a), n, k, p))

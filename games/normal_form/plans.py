@@ -69,15 +69,28 @@ def sequences(game: Game) -> Sequences:
     return Sequences(seq, parent_seq, tuple(n_seq), node_seq, owner)
 
 
+def _children_first(kids: list[list[int]], sq: Sequences,
+                    n_actions: NDArray[np.int64]) -> list[int]:
+    """The player's sequences reachable from the empty one, every sequence after all of
+    the sequences below it (a reversed depth-first preorder: no recursion, so trees of any
+    depth)."""
+    order, stack = [], [0]
+    while stack:
+        s = stack.pop()
+        order.append(s)
+        stack.extend(int(sq.seq[J, a]) for J in kids[s] for a in range(int(n_actions[J])))
+    order.reverse()
+    return order
+
+
 def plan_count(sq: Sequences, player: int, n_actions: NDArray[np.int64]) -> int:
     """Number of reduced plans of ``player`` (exact Python int, without enumerating)."""
     kids = sq.children(player)
-
-    def count(s: int) -> int:
-        return math.prod(sum(count(int(sq.seq[J, a])) for a in range(int(n_actions[J])))
-                         for J in kids[s])
-
-    return count(0)
+    count: dict[int, int] = {}
+    for s in _children_first(kids, sq, n_actions):
+        count[s] = math.prod(sum(count.pop(int(sq.seq[J, a])) for a in range(int(n_actions[J])))
+                             for J in kids[s])
+    return count[0]
 
 
 def reduced_plans(sq: Sequences, player: int, n_actions: NDArray[np.int64]) -> NDArray[np.int16]:
@@ -86,20 +99,19 @@ def reduced_plans(sq: Sequences, player: int, n_actions: NDArray[np.int64]) -> N
     order over the root sets (last set fastest), each set's actions in order."""
     kids = sq.children(player)
     n_inf = sq.seq.shape[0]
-
-    def below(s: int) -> NDArray[np.int16]:
+    below: dict[int, NDArray[np.int16]] = {}   # the plans below each finished sequence
+    for s in _children_first(kids, sq, n_actions):
         block = np.full((1, n_inf), -1, dtype=np.int16)
         for J in kids[s]:
             opts = []
             for a in range(int(n_actions[J])):
-                sub = below(int(sq.seq[J, a]))
+                sub = below.pop(int(sq.seq[J, a]))
                 sub[:, J] = a
                 opts.append(sub)
             here = np.concatenate(opts)
             block = np.maximum(block[:, None, :], here[None, :, :]).reshape(-1, n_inf)
-        return block
-
-    return below(0)
+        below[s] = block
+    return below[0]
 
 
 def incidence(sq: Sequences, player: int, plans: NDArray[np.int16]) -> NDArray[np.int8]:

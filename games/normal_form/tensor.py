@@ -112,10 +112,12 @@ def normal_form(cg: CompiledGame, exact: bool = False, max_profiles: int | None 
     counts = [plan_count(sq, p, n_act) for p in range(game.n_players)]
     total = math.prod(counts)
     if total > limit:
-        shown = " x ".join(f"{c:,}" for c in counts)
-        raise GameError(f"game {game.name!r} has {shown} = {total:.3g} reduced plan profiles, "
-                        f"more than the {limit:,} allowed for its {'exact ' if exact else ''}"
-                        "normal form")
+        from games.size import format_count  # counts past the float range too (2^1100)
+
+        shown = " x ".join(format_count(c) for c in counts)
+        raise GameError(f"game {game.name!r} has {shown} = {format_count(total)} reduced plan "
+                        f"profiles, more than the {limit:,} allowed for its "
+                        f"{'exact ' if exact else ''}normal form")
     plans = tuple(reduced_plans(sq, p, n_act) for p in range(game.n_players))
     inc = tuple(incidence(sq, p, P) for p, P in enumerate(plans))
     term = np.asarray(game.terminal_node)

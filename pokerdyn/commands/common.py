@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from games import Game, GameError
+from games.errors import shown
 
 
 class UsageError(ValueError):
@@ -24,7 +25,8 @@ def parse_float(text: str, what: str, low: float = -math.inf, high: float = math
                 low_open: bool = False, high_open: bool = False,
                 integer: bool = False) -> float:
     """A finite float (``integer``: with an integer value, "1e3" is 1000) in the given range,
-    else GameError naming the value and the range."""
+    else GameError naming the value (shortened when long, games.errors.shown) and the
+    range."""
     lb = "(" if low_open or math.isinf(low) else "["
     rb = ")" if high_open or math.isinf(high) else "]"
     rng = f"{lb}{_num(low)}, {_num(high)}{rb}"
@@ -32,13 +34,14 @@ def parse_float(text: str, what: str, low: float = -math.inf, high: float = math
     try:
         x = float(text)
     except (TypeError, ValueError):
-        raise GameError(f"{what}={text!r} is not a number; allowed: {kind} in {rng}") from None
+        raise GameError(f"{what}={shown(text, quote=True)} is not a number; allowed: {kind} in "
+                        f"{rng}") from None
     lo_ok = x > low if low_open else x >= low
     hi_ok = x < high if high_open else x <= high
     if not math.isfinite(x) or not (lo_ok and hi_ok):
-        raise GameError(f"{what}={text} is outside the allowed range {rng}")
+        raise GameError(f"{what}={shown(text)} is outside the allowed range {rng}")
     if integer and not x.is_integer():
-        raise GameError(f"{what}={text} is not an integer; allowed: integers in {rng}")
+        raise GameError(f"{what}={shown(text)} is not an integer; allowed: integers in {rng}")
     return x
 
 
@@ -170,6 +173,33 @@ def read_json_file(path: str | os.PathLike, what: str) -> Any:
                         f"{exc.lineno}); allowed: a JSON file") from None
 
 
+MAX_WORK_HOURS = 24  # iterative solves estimated longer than this need --force
+
+
+def check_solver_work(args, methods: Sequence[str], iterations: int, n_nodes: int,
+                      runs: int = 1, seconds: float | None = None) -> float:
+    """The estimated CPU seconds of ``runs`` solves by each of ``methods`` of ``iterations``
+    iterations (each stopped after ``seconds``, a time budget, when given) on a compiled
+    game of ``n_nodes`` nodes (solvers.iterative.estimated_seconds; methods without
+    iterations count 0); GameError naming the iterations, the estimate and the limit
+    when it exceeds MAX_WORK_HOURS, unless ``--force`` (checked before any solve)."""
+    from solvers.iterative import estimated_seconds
+
+    total = 0.0
+    for m in methods:
+        t = estimated_seconds(m, iterations, n_nodes)
+        total += runs * (t if seconds is None else min(t, seconds))
+    total = min(total, 1e300)
+    if total > MAX_WORK_HOURS * 3600 and not getattr(args, "force", False):
+        budget = "" if seconds is None else f", at most seconds={_num(seconds)} each"
+        solves = f"{runs} solves x " if runs > 1 else ""
+        raise GameError(f"iterations={iterations:,} of {'+'.join(methods)} ({solves}"
+                        f"{n_nodes:,} nodes{budget}) is an estimated {total / 3600:,.3g} "
+                        f"hours of work; allowed: at most {MAX_WORK_HOURS} hours "
+                        "(fewer --iterations, or --force to run it anyway)")
+    return total
+
+
 def add_resource_arguments(p) -> None:
     """``--max-memory SIZE`` and ``--force``, the resource guard of every command that
     builds a game (games.size): a game whose estimated build needs more than the limit is
@@ -225,6 +255,9 @@ def load_game(name: str, **options: Any) -> Game:
         raise GameError(f"game options ({', '.join(options)}) do not apply to the file {name!r}")
     from games.io.efg import game_from_efg
 
+    if Path(name).is_dir():  # reading it said only "Is a directory"
+        raise GameError(f"{name!r} is a folder; it must be a .efg file (a Gambit extensive-form "
+                        "game in UTF-8 text)")
     try:
         text = Path(name).read_text(encoding="utf-8")
     except UnicodeDecodeError:

@@ -38,7 +38,7 @@ def _gains(kind, player, parent, edge, infoset, chance_prob, terminal_index, pay
         m = sequence_pass(kind, player, parent, edge, infoset, chance_prob, terminal_index,
                           payoffs, sigma, who, amax, reach, seq, direct, iparent, topo,
                           cf_reach)
-        back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(False))
+        back_up(sigma, legal, direct, iparent, topo, m, cfv, br, np.bool_(False), 1.0)
     g = np.zeros(n_inf)
     if amax > 1:
         for I in range(n_inf):

@@ -64,11 +64,12 @@ def _mix(legal, infoset_player, iparent, topo, m, sigma, br, who, alpha, reach_w
 @njit(cache=True)
 def _fp_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
                    legal, infoset_player, iparents, topos, ms, sigma, t0, n_iter, n_players,
-                   simultaneous, reach_weighted, log):
+                   simultaneous, reach_weighted, log, scale):
     """``n_iter`` iterations from ``t0``; with ``log`` of ``n_iter`` rows (simultaneous
     schedule), row ``k`` receives each player's regret of the profile that iteration
     ``t0 + k + 1`` answers: her best response's value, computed for the update anyway,
-    minus her expected payoff."""
+    minus her expected payoff.  ``scale``: the payoff scale of the best responses' tie
+    tolerance (solvers._kernels.payoff_scale)."""
     logging = log.shape[0] > 0
     ev = np.zeros(n_players)
     for t in range(t0 + 1, t0 + n_iter + 1):
@@ -80,7 +81,7 @@ def _fp_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_in
                                         terminal_index, payoffs, sigma)
             for p in range(n_players):
                 v, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
-                                          terminal_index, payoffs, legal, sigma, p)
+                                          terminal_index, payoffs, legal, sigma, p, scale)
                 if logging:
                     log[t - t0 - 1, p] = v - ev[p]
                 # element by element: a row assignment ``brs[p] = b`` compiles numba's
@@ -93,7 +94,7 @@ def _fp_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_in
         else:
             for p in range(n_players):
                 _, b, _ = K.best_response(kind, player, parent, edge, infoset, chance_prob,
-                                          terminal_index, payoffs, legal, sigma, p)
+                                          terminal_index, payoffs, legal, sigma, p, scale)
                 _mix(legal, infoset_player, iparents[p], topos[p], ms[p], sigma, b, p, alpha,
                      reach_weighted)
 
@@ -135,7 +136,8 @@ class FictitiousPlay:
         _fp_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                        cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
                        iparents, topos, ms, sigma, t0, n, cg.n_players,
-                       self.schedule == "simultaneous", self.averaging == "reach", log)
+                       self.schedule == "simultaneous", self.averaging == "reach", log,
+                       K.payoff_scale(cg.payoffs))
 
     def average(self, cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
         return sigma

@@ -14,6 +14,7 @@ from typing import Any
 import sympy as sp
 
 from games import GameError
+from games.errors import shown as _shown
 from solvers.symbolic import algebraic
 
 
@@ -29,11 +30,6 @@ POT_RANGE = f"[1e{POT_MIN_EXP}, 1e{POT_MAX_EXP}]"
 MAX_DIGITS = 1000
 MAX_IRRATIONAL_POWER = 256  # (1+sqrt(2))**k: exact signs of larger powers take seconds
 _LITERAL = re.compile(r"(\d+\.?\d*|\.\d+)(?:[eE]([+-]?\d+))?")
-
-
-def _show(text: str) -> str:
-    """The value as written, shortened when long (a 5,000-digit number is not repeated)."""
-    return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
 
 
 def _allowed() -> str:
@@ -131,7 +127,8 @@ def exact_pot(pot: Any) -> sp.Expr:
     a number, NaN, infinite, complex, not > 0, or, for text and floats, outside
     POT_RANGE or too large to evaluate)."""
     rng = "the allowed range (0, inf)"
-    shown = _show(pot.strip()) if isinstance(pot, str) else pot
+    # as written, shortened when long (a 5,000-digit number is not repeated)
+    shown = _shown(pot.strip(), 40) if isinstance(pot, str) else pot
     user = isinstance(pot, (str, float))
     if isinstance(pot, str):
         text = pot.strip()
@@ -141,8 +138,8 @@ def exact_pot(pot: Any) -> sp.Expr:
         if not special and not set(text.replace("sqrt", "")) <= _CHARS:
             raise GameError(f"pot={shown!r} is not a number; {_allowed()}")
         if len(text) > MAX_POT_CHARS:
-            raise GameError(f"pot={shown} is too long; allowed: at most {MAX_POT_CHARS} "
-                            f"characters, pots in {POT_RANGE}")
+            raise GameError(f"pot={shown} is too long ({len(text)} characters); allowed: at "
+                            f"most {MAX_POT_CHARS} characters, pots in {POT_RANGE}")
         if special:  # the parser reads these as symbols; float() reads them as non-finite
             raise GameError(f"pot={shown} is outside {rng}: not a finite number")
         v = _parse(text, shown)

@@ -3,7 +3,15 @@
 Free parameters range over the set cut out by the listed constraints."""
 from __future__ import annotations
 
+import os
+
 from pokerdyn.commands.common import GAME_HELP, SEED_MAX, emit_json, int_arg
+
+
+def max_workers() -> int:
+    """The largest --workers: 4 per CPU (forked processes beyond a few per CPU only add
+    memory, each holding the game, and wait for their turn)."""
+    return (os.cpu_count() or 1) * 4
 
 
 def add_arguments(p) -> None:
@@ -26,10 +34,11 @@ def add_arguments(p) -> None:
     p.add_argument("--prove-complete", action="store_true",
                    help="whole-axis enumeration: then prove it complete on the range with P "
                         "symbolic (solvers.symbolic.fullaxis.complete; JSON key completeness)")
-    p.add_argument("--workers", type=int_arg("workers", 1, 256), default=None,
+    top = max_workers()
+    p.add_argument("--workers", type=int_arg("workers", 1, top), default=None,
                    help="processes for the seeded runs and for the pots of the whole-axis "
                         "enumeration (default: one per CPU), and for the proof of "
-                        "--prove-complete (default 1)")
+                        f"--prove-complete (default 1); at most {top} (4 per CPU)")
 
 
 def families(game_name: str, pot: str | None) -> tuple:

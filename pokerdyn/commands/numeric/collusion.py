@@ -7,7 +7,7 @@ GAME is a spec of a 3-player game whose factory takes the options ``collusion`` 
 one collusion game per seating of the colluders, and solves each."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import emit_json, int_arg, parse_float
+from pokerdyn.commands.common import check_solver_work, emit_json, int_arg, parse_float
 
 KINDS = ("strong", "weak", "pot")
 
@@ -53,13 +53,21 @@ def game_maker(spec: str):
 
 
 def run(args) -> int:
-    from solvers.collusion import ORDER, collusion_payoffs, iterative_solver
+    from solvers.collusion import ORDER, ROTATION, collusion_payoffs, iterative_solver
 
     tol = parse_float(args.tol, "tol", low=0, low_open=True)
-    make = game_maker(args.game)
+    make_any = game_maker(args.game)
+    base = make_any(None, None)
+    # every solve (the game without collusion and one per seating), before any runs
+    check_solver_work(args, [args.method], args.iterations, base.n_nodes,
+                      runs=1 + len(ROTATION))
+
+    def make(collusion, colluders):  # the game without collusion built once
+        return base if collusion is None else make_any(collusion, colluders)
+
     solve = iterative_solver(args.method, tol, args.iterations, progress=not args.json)
     res = collusion_payoffs(make, args.kind, solve, progress=not args.json)
-    out = {"game": make(None, None).name, "kind": args.kind, "method": args.method,
+    out = {"game": base.name, "kind": args.kind, "method": args.method,
            "tol": tol, "players": list(ORDER),
            "public": [float(x) for x in res.public],
            "private": [float(x) for x in res.private],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, check_plot_file,
-                                     emit_json, game_with_options, int_arg, parse_float,
-                                     refuse_lp_beyond_two_players)
+                                     check_solver_work, emit_json, game_with_options, int_arg,
+                                     parse_float, refuse_lp_beyond_two_players)
 
 ITER_MARKS = [10.0**k for k in range(0, 10)]
 TIME_MARKS = [0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]
@@ -50,6 +50,7 @@ def run(args) -> int:
         refuse_lp_beyond_two_players(args.game)
     game, values = game_with_options(args)
     cg = compile_game(game, values)
+    check_solver_work(args, methods, args.iterations, cg.n_nodes, seconds=seconds)
     results = compare(cg, methods, seconds=seconds, iterations=args.iterations, tol=tol,
                       progress=not args.json)
     if args.plot:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Callable
 
 from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, atomic_write_text,
-                                     check_output_file, emit_json, game_with_options, int_arg,
-                                     parse_float, refuse_lp_beyond_two_players)
+                                     check_output_file, check_solver_work, emit_json,
+                                     game_with_options, int_arg, parse_float,
+                                     refuse_lp_beyond_two_players)
 
 PRINT_LIMIT = 60  # strategy lines of the text output
 
@@ -130,6 +131,7 @@ def run(args) -> int:
     cg = compile_game(game, values)
     init = parse_init(args.init)
     args.sigma0 = strategy_from_params(cg, init) if init else None
+    check_solver_work(args, [args.method], args.iterations, cg.n_nodes)  # lp, lcp: 0
     res = METHODS[args.method](cg, args)
     strategy = params_from_strategy(cg, res.strategy) if has_declared_names(game) else \
         strategy_by_infoset(cg, res.strategy)

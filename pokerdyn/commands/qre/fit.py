@@ -8,12 +8,10 @@ count zero.  `pokerdyn simulate ... --counts-out FILE` writes such a file.  In t
 output an interval end the branch never reaches is null (infinite)."""
 from __future__ import annotations
 
-import json
 import time
 
-from games import GameError
-
-from pokerdyn.commands.common import GAME_HELP, emit_json, game_and_values, parse_float
+from pokerdyn.commands.common import (GAME_HELP, emit_json, game_and_values, parse_float,
+                                      read_json_file)
 
 
 def add_arguments(p) -> None:
@@ -27,13 +25,10 @@ def add_arguments(p) -> None:
 
 
 def read_counts(path: str):
-    """The JSON object of a counts file; GameError when it is not JSON."""
-    with open(path, encoding="utf-8") as fh:
-        try:
-            return json.load(fh)
-        except json.JSONDecodeError as exc:
-            raise GameError(f"counts file {path!r} is not JSON: {exc.msg} at line "
-                            f"{exc.lineno}") from None
+    """The JSON value of the counts file (pokerdyn.commands.common.read_json_file: one line
+    naming the file when it is not UTF-8, empty or not JSON); its content is checked by
+    solvers.qre.estimate.counts_from_json."""
+    return read_json_file(path, "counts")
 
 
 def run(args) -> int:
@@ -41,8 +36,8 @@ def run(args) -> int:
     from solvers.qre.estimate import counts_from_json, fit_lambda
 
     level = parse_float(args.level, "--level", low=0.0, high=1.0, low_open=True, high_open=True)
+    obj = read_counts(args.counts)  # before the game is built
     game, values = game_and_values(args.game, args.pot)
-    obj = read_counts(args.counts)
     cg = compile_game(game, values)
     counts = counts_from_json(cg, obj)
     t0 = time.perf_counter()

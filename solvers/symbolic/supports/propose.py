@@ -26,6 +26,7 @@ from numpy.typing import NDArray
 from games import CompiledGame, GameError, params_from_strategy
 
 from solvers.iterative import run_iterative
+from solvers.symbolic.fullaxis.forked import _default_signals, terminate_workers
 from solvers.learning._regret_kernels import RegretState
 from solvers.learning.cfr_plus import CFR
 from solvers.learning.fictitious_play import FictitiousPlay
@@ -95,8 +96,15 @@ def learned_profiles(cg: CompiledGame, seeds: int = 20, seed: int = 0,
     global _SHARED
     _SHARED = (cg, starts)
     ctx = mp.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+    # workers leave Ctrl-C to this process and die on SIGTERM (forked._default_signals)
+    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=_default_signals)
+    try:
         return list(pool.map(_shared_run, tasks))
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM (pokerdyn.cli): the running seeded runs
+        terminate_workers(pool)  # are stopped now, not waited for
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def refine(cg: CompiledGame, runs: Sequence[LearnedProfile], far: Sequence[int], seed: int = 0,
