@@ -109,6 +109,34 @@ def has_declared_names(game) -> bool:
 SUM_TOL = 1e-6  # how far from 1 a row of a profile may sum (check_strategy)
 
 
+def _valid_profile_py(arr, legal, atol, sum_tol):
+    """Every entry >= -atol (NaN fails), at most atol on illegal actions, every row summing
+    to 1 within sum_tol (an inf makes its row's sum fail)."""
+    for i in range(arr.shape[0]):
+        s = 0.0
+        for a in range(arr.shape[1]):
+            x = arr[i, a]
+            if not x >= -atol or (not legal[i, a] and x > atol):
+                return False
+            s += x
+        if not abs(s - 1.0) <= sum_tol:
+            return False
+    return True
+
+
+_VALID = []  # the compiled _valid_profile_py, made on first use (numba is imported then)
+
+
+def _valid_profile(arr, legal, atol: float) -> bool:
+    """check_strategy's common case in one compiled pass (a numpy version takes several
+    passes of a few microseconds each, as long as NashConv of a small game); the numpy
+    passes of check_strategy then only name the fault."""
+    if not _VALID:
+        from numba import njit
+        _VALID.append(njit(cache=True)(_valid_profile_py))
+    return bool(_VALID[0](arr, legal, float(atol), SUM_TOL))
+
+
 def check_strategy(cg: CompiledGame, sigma: ArrayLike, what: str = "strategy",
                    atol: float = 1e-9, full: bool = True) -> NDArray[np.float64]:
     """``sigma`` as a C-contiguous float64 array if it is a behaviour profile of ``cg``,
@@ -134,6 +162,8 @@ def check_strategy(cg: CompiledGame, sigma: ArrayLike, what: str = "strategy",
                         f"(n_infosets, max_actions) = {cg.legal.shape}")
     arr = np.ascontiguousarray(arr)
     if not full or arr.size == 0:
+        return arr
+    if _valid_profile(arr, cg.legal, atol):  # the common case, one compiled pass
         return arr
     infosets = cg.game.infosets
 
