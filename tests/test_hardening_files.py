@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import os
 import re
 from pathlib import Path
 
@@ -27,7 +26,7 @@ from games.io import efg as efg_module
 from games.io.efg import game_from_efg, parse_number, read_efg, to_efg_exact
 from games.io.nfg import read_nfg
 from games.tree import MAX_ACTIONS, MAX_PLAYERS
-from hostile import run_bad
+from hostile import assert_refused, chain_efg, run_bad, run_cli
 from pokerdyn.cli import main
 from solvers import solve_lp
 
@@ -61,19 +60,6 @@ def _refused(tmp_path: Path, text: str, line: int, argv=("games",), suffix=".efg
     run = tmp_path / "run"
     run.mkdir(exist_ok=True)
     run_bad([*argv, str(path)], (f"'{path}', line {line}:",), run)
-
-
-def _deep_efg(depth: int) -> str:
-    """A chain of ``depth`` decisions, players alternating: the mover either takes 1 from the
-    other (x) or passes (y); after the last pass both get 0.  Taking at once is optimal, so
-    player 1's value is 1."""
-    lines = ['EFG 2 R "deep" { "A" "B" }', '""']
-    for i in range(depth):
-        p = 1 + i % 2
-        lines.append(f'p "" {p} {i // 2 + 1} "s{i}" {{ "x" "y" }} 0')
-        lines.append(f't "" {i + 1} "" {{ {1 if p == 1 else -1}, {-1 if p == 1 else 1} }}')
-    lines.append(f't "" {depth + 1} "" {{ 0, 0 }}')
-    return "\n".join(lines) + "\n"
 
 
 def _wide_efg(n_actions: int) -> str:
@@ -122,17 +108,17 @@ def test_a_tree_of_3000_levels_is_read_and_solved_without_recursion(tmp_path):
     """Was a RecursionError in the parser.  The chain's value for player 1 is 1 (take at
     once); the LP finds it on the tree read back."""
     depth = 3000
-    g = game_from_efg(_deep_efg(depth), "deep")
+    g = game_from_efg(chain_efg(depth), "deep")
     assert g.n_nodes == 2 * depth + 1 and g.n_infosets == depth
     levels, node = 0, g.n_nodes - 1  # the last terminal lies below every decision
     while node > 0:
         node, levels = int(g.parent[node]), levels + 1
     assert levels == depth
     assert solve_lp(compile_game(g)).value == pytest.approx(1.0, abs=1e-9)
-    tree = read_efg(_deep_efg(1500))  # the terminals' paths: quadratic in the depth
+    tree = read_efg(chain_efg(1500))  # the terminals' paths: quadratic in the depth
     assert len(tree.terminals) == 1501 and len(tree.terminals[-1].path) == 1500
     path = tmp_path / "deep.efg"
-    path.write_text(_deep_efg(depth))
+    path.write_text(chain_efg(depth))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["games", str(path), "--json"]) == 0
@@ -361,23 +347,12 @@ def _mutated(draw, text: str) -> str:
 
 def _read_or_refuse(argv: list[str], path: Path, run: Path) -> None:
     """The CLI reads the file (exit 0, nothing written) or refuses it by the hostile-input
-    rule (run_bad, the message naming the file)."""
-    workdir = run / f"ok{os.getpid()}"
-    workdir.mkdir()
-    out, err = io.StringIO(), io.StringIO()
-    try:
-        with contextlib.chdir(workdir), contextlib.redirect_stdout(out), \
-                contextlib.redirect_stderr(err):
-            code = main(argv)
-        written = list(workdir.iterdir())
-    finally:
-        for p in workdir.iterdir():
-            p.unlink()
-        workdir.rmdir()
-    if code == 0:
-        assert err.getvalue() == "" and written == [], (argv, err.getvalue(), written)
+    rule (the message naming the file)."""
+    r = run_cli(argv, run)
+    if r.code == 0:
+        assert r.err == "" and r.written == [], (argv, r.err, r.written)
         return
-    run_bad(argv, (f"'{path}'",), run)
+    assert_refused(r, argv, (f"'{path}'",))
 
 
 @pytest.fixture(scope="module")

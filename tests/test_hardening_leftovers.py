@@ -34,25 +34,13 @@ from games.io.efg import game_from_efg
 from games.normal_form import normal_form, plan_count, reduced_plans, sequences
 from games.strategy import uniform_strategy
 from games.tree import MAX_ACTIONS, MAX_PLAYERS
-from hostile import run_bad
+from hostile import chain_efg, run_bad
 from pokerdyn.cli import build_parser, main
 from pokerdyn.commands.common import MAX_WORK_HOURS, check_solver_work, parse_float
 from solvers import _kernels as K
 from solvers.evaluation import best_response, nash_conv, regrets
 from solvers.iterative import SECONDS_PER_NODE, estimated_seconds
 from solvers.learning.cfr_plus import cfr
-
-
-def _chain_efg(depth: int) -> str:
-    """tests/test_hardening_files.py's chain: ``depth`` decisions, players alternating; the
-    mover takes 1 from the other (x) or passes (y)."""
-    lines = ['EFG 2 R "deep" { "A" "B" }', '""']
-    for i in range(depth):
-        p = 1 + i % 2
-        lines.append(f'p "" {p} {i // 2 + 1} "s{i}" {{ "x" "y" }} 0')
-        lines.append(f't "" {i + 1} "" {{ {1 if p == 1 else -1}, {-1 if p == 1 else 1} }}')
-    lines.append(f't "" {depth + 1} "" {{ 0, 0 }}')
-    return "\n".join(lines) + "\n"
 
 
 # -- 1. plans without recursion ----------------------------------------------------------------
@@ -62,7 +50,7 @@ def test_plans_of_a_deep_chain_are_found_without_recursion():
     reduced_plans and the normal form of a 400-level chain (200 sets per player) work: no
     step recurses on the depth.  Player 1's plan k takes at her k-th set (the last plan
     passes everywhere), so there are 201; the chain's value (take at once) is 1."""
-    g = game_from_efg(_chain_efg(400), "deep")
+    g = game_from_efg(chain_efg(400), "deep")
     cg = compile_game(g)
     sq = sequences(g)
     n_act = cg.n_actions.astype(np.int64)
@@ -93,7 +81,7 @@ def test_export_of_a_3000_level_tree_is_one_line(tmp_path):
     """Was a RecursionError in plan_count: now the plan count (1,501 per player) is found
     and the export refused with the limit."""
     path = tmp_path / "deep.efg"
-    path.write_text(_chain_efg(3000))
+    path.write_text(chain_efg(3000))
     run_bad(["export", str(path), "out.nfg"], ("1,501 x 1,501",), tmp_path)
 
 
