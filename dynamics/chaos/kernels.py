@@ -33,6 +33,11 @@ from games import GameError
 from dynamics.ode.model import ODEModel
 
 
+# Accepted steps of one kernel run (about 1-8 minutes at the measured 10-100 us per step of
+# skp and kuhn3-full-simplified); see dynamics.budget.
+MAX_STEPS = 5_000_000
+
+
 @dataclass(frozen=True)
 class PolySystem:
     """Sparse polynomial form of a model's field (rows 0..n-1) and payoffs (rows 0..q-1):
@@ -117,15 +122,26 @@ def polynomial_field(symbols, rhs) -> PolySystem:
 
 def tangent_log_growth(ps: PolySystem, x0, t_end: float, t_skip: float = 0.0,
                        tau: float = 1.0, rtol: float = 1e-9, atol: float = 1e-12,
-                       v0=None) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
+                       v0=None, max_steps: int = MAX_STEPS
+                       ) -> tuple[NDArray[np.float64], NDArray[np.float64], float]:
     """Benettin's run on ``ps`` in the plain coordinates: (renormalisation times, summed
-    log growth of the tangent since ``t_count``, t_count)."""
+    log growth of the tangent since ``t_count``, t_count); GameError when it needs more
+    than ``max_steps`` steps."""
     x = np.asarray(x0, float)
     v = np.ones(ps.n) if v0 is None else np.asarray(v0, float)
     out = integrate_kernel(x, v, float(t_end), float(t_skip), float(tau), rtol, atol, -1,
                            0.0, 1, float(t_end), False, ps.f_row, ps.f_coef, ps.f_var,
-                           ps.f_exp, ps.p_row, ps.p_coef, ps.p_var, ps.p_exp)
+                           ps.f_exp, ps.p_row, ps.p_coef, ps.p_var, ps.p_exp, int(max_steps))
+    check_finished(out, t_end, max_steps, "the tangent run")
     return out[2], out[3], float(out[9])
+
+
+def check_finished(out: tuple, t_end: float, max_steps: int, what: str) -> None:
+    """GameError when :func:`integrate_kernel` stopped before ``t_end`` (its step budget)."""
+    if out[10] < t_end:
+        raise GameError(f"{what} stopped at t = {out[10]:.6g} of t_end = {t_end:g}: it used "
+                        f"the allowed {max_steps:,} integration steps (max_steps); lower t_end "
+                        "or k")
 
 
 @njit(cache=True)
@@ -229,11 +245,13 @@ def _hermite(z0, z1, f0, f1, h, s, out):
 
 @njit(cache=True)
 def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_cross,
-                     dt_out, logit, fr, fc, fv, fe, pr, pc, pv, pe):
+                     dt_out, logit, fr, fc, fv, fe, pr, pc, pv, pe, max_steps):
     """See the module docstring.  Returns (samples (m, n + q), sample times, renorm times,
-    running log sums, crossing times, crossing points, final x, final v, steps, t_count):
-    the log sums count growth from ``t_count`` (the last renormalisation before
-    ``t_skip``)."""
+    running log sums, crossing times, crossing points, final x, final v, steps, t_count,
+    t): the log sums count growth from ``t_count`` (the last renormalisation before
+    ``t_skip``); ``t`` < ``t_end`` when the run stopped after ``max_steps`` accepted steps
+    (or ``4 max_steps`` attempts).  The caller checks that the samples (``t_end / dt_out``)
+    fit in memory."""
     n = x0.shape[0]
     q = 0
     for t in range(pr.shape[0]):
@@ -260,7 +278,9 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
     for i in range(n):
         samples[0, i] = x0[i]
     n_s = 1
-    n_r = int((t_end - t_skip) / tau) + 2
+    # one renormalisation per step at most: a tiny tau needs no more room than the steps
+    n_ren = (t_end - t_skip) / tau
+    n_r = max_steps + 2 if n_ren > max_steps else int(n_ren) + 2
     rtimes = np.zeros(n_r)
     rlogs = np.zeros(n_r)
     k_r = 0
@@ -277,7 +297,9 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
     err = np.zeros(D)
     buf = np.zeros(D)
     steps = 0
-    while t < t_end:
+    tries = 0
+    while t < t_end and steps < max_steps and tries < 4 * max_steps:
+        tries += 1
         if t + h > t_end:
             h = t_end - t
         for s in range(1, 7):
@@ -360,4 +382,4 @@ def integrate_kernel(x0, v0, t_end, t_skip, tau, rtol, atol, sec_i, sec_c, max_c
     if logit:
         _sigmoid(z[:n], xf)
     return (samples[:n_s], stimes[:n_s], rtimes[:k_r], rlogs[:k_r], ctimes[:k_c],
-            cpts[:k_c], xf, z[n:2 * n].copy(), steps, t_count)
+            cpts[:k_c], xf, z[n:2 * n].copy(), steps, t_count, t)

@@ -21,7 +21,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from games import GameError
 from dynamics.chaos.convergence import Convergence, lyapunov_convergence
-from dynamics.chaos.kernels import integrate_kernel, polynomial_system
+from dynamics.chaos.kernels import MAX_STEPS, check_finished, integrate_kernel, polynomial_system
 from dynamics.ode.model import ODEModel
 from dynamics.ode.solve import check_initial
 from dynamics.trajectory import Trajectory
@@ -81,12 +81,14 @@ def run_chaos(model: ODEModel, y0: ArrayLike, t_end: float, t_skip: float = 0.0,
               tau: float = 1.0, section: tuple[str, float] | None = None,
               dt_out: float = 1.0, rtol: float = 1e-9, atol: float = 1e-12,
               max_crossings: int = 100_000, v0: ArrayLike | None = None,
-              coords: str = "logit") -> ChaosRun:
+              coords: str = "logit", max_steps: int = MAX_STEPS) -> ChaosRun:
     """Integrate ``model`` from ``y0`` to ``t_end`` with the tangent flow (see the module
     docstring).  ``t_skip``: transient before the exponent is counted (the tangent aligns
     meanwhile).  ``v0``: initial tangent (default: all ones, normalised).  ``coords``:
     ``"logit"`` (u = log(x/(1-x)), default; needs g = x(1-x) and 0 < y0 < 1, see
-    :mod:`dynamics.chaos.kernels`) or ``"x"``."""
+    :mod:`dynamics.chaos.kernels`) or ``"x"``.  ``max_steps``: the step budget; a run that
+    certainly needs more, or whose samples would not fit in memory, is refused before it
+    starts (dynamics.budget), one that spends it stops with GameError."""
     y = check_initial(model, y0)
     if coords not in ("logit", "x"):
         raise GameError(f"coords={coords!r} is not one of logit, x")
@@ -106,12 +108,17 @@ def run_chaos(model: ODEModel, y0: ArrayLike, t_end: float, t_skip: float = 0.0,
     v = np.ones(model.n) if v0 is None else np.asarray(v0, float)
     if v.shape != (model.n,) or not np.all(np.isfinite(v)) or not np.any(v):
         raise GameError(f"initial tangent needs {model.n} finite values, not all 0")
+    if not (isinstance(max_crossings, (int, np.integer)) and 0 <= max_crossings <= 10**7):
+        raise GameError(f"max_crossings={max_crossings} is outside the allowed range "
+                        "[0, 10000000]")
+    _check_resources(model, y, t_end, t_skip, tau, dt_out, int(max_crossings), int(max_steps))
     out = integrate_kernel(y, v, float(t_end), float(t_skip), float(tau), rtol, atol, i, c,
                            int(max_crossings), float(dt_out), logit,
                            *((ps.h_row, ps.h_coef, ps.h_var, ps.h_exp) if logit else
                              (ps.f_row, ps.f_coef, ps.f_var, ps.f_exp)),
-                           ps.p_row, ps.p_coef, ps.p_var, ps.p_exp)
-    samples, st, rt, rl, ct, cp, xf, vf, steps, t_count = out
+                           ps.p_row, ps.p_coef, ps.p_var, ps.p_exp, int(max_steps))
+    check_finished(out, t_end, max_steps, f"the Lyapunov run of {model.label()}")
+    samples, st, rt, rl, ct, cp, xf, vf, steps, t_count, _ = out
     n = model.n
     traj = Trajectory(st, samples[:, :n], model.names, samples[:, n:],
                       {"model": model.label(), "game": model.game,
@@ -122,6 +129,24 @@ def run_chaos(model: ODEModel, y0: ArrayLike, t_end: float, t_skip: float = 0.0,
     return ChaosRun(traj, rt, running, section, ct, cp, rates,
                     {"t_end": t_end, "t_skip": t_skip, "tau": tau, "t_count": float(t_count),
                      "steps": int(steps), "final_tangent": vf, "final": xf})
+
+
+def _check_resources(model: ODEModel, y, t_end: float, t_skip: float, tau: float,
+                     dt_out: float, max_crossings: int, max_steps: int) -> None:
+    """Refuse a run whose arrays (samples every ``dt_out``, one renormalisation record per
+    ``tau`` but at most one per step, crossings; twice: the result copies them) do not fit
+    in memory, or whose steps certainly exceed ``max_steps`` (dynamics.budget)."""
+    from dynamics.budget import STEPS_PER_UNIT, check_memory, check_run_length
+
+    if not (isinstance(max_steps, (int, np.integer)) and max_steps >= 1):
+        raise GameError(f"max_steps={max_steps} is outside the allowed range [1, inf)")
+    n, q = model.n, model.n_players
+    records = min((t_end - t_skip) / tau, max_steps) + 2
+    need = 2 * 8 * ((t_end / dt_out + 1) * (n + q + 1) + 2 * records + max_crossings * (n + 1))
+    check_memory(need, f"the Lyapunov run to t_end={t_end:g} (samples every dt_out={dt_out:g}, "
+                 f"renormalised every tau={tau:g})")
+    check_run_length(model, t_end, max_steps, unit="integration steps", y0=y,
+                     per_unit=STEPS_PER_UNIT)
 
 
 def _rates_after(traj: Trajectory, t_skip: float) -> NDArray[np.float64]:

@@ -44,6 +44,7 @@ from sympy.printing.numpy import NumPyPrinter
 
 from games import Game, GameError
 from games.strategy import param_symbols
+from dynamics.budget import K_MAX
 from solvers.symbolic.payoffs import symbolic_payoffs
 
 FuncLike = Union[Callable[[Any], Any], sp.Expr, None]
@@ -158,7 +159,9 @@ def ode_rhs(game: Game, k: Any = 1, g: Any = None, f: Any = None,
     fix = fixed_values(game, fixed, exact)
     names = tuple(n for n in game.named_names if n not in fix)
     if not names:
-        raise GameError(f"every parameter of game {game.name!r} is fixed: nothing adapts")
+        raise GameError(f"every parameter of game {game.name!r} is fixed: nothing adapts "
+                        "(the model needs a free parameter: hold fewer fixed, e.g. no "
+                        "dominance reduction)")
     syms = param_symbols(game)
     xs = tuple(syms[n] for n in names)
     for I in game.infosets:
@@ -335,8 +338,8 @@ def _per_param(spec: Any, game: Game, what: str, default: Any = None,
 
 def _check_rate(name: str, kx: Any) -> None:
     k = sp.sympify(kx)
-    if k.is_number and not (k.is_real and k > 0 and k.is_finite):
-        raise GameError(f"rate k for {name} is {kx}; rates must be > 0")
+    if k.is_number and not (k.is_real and k > 0 and k.is_finite and k <= K_MAX):
+        raise GameError(f"rate k for {name} is {kx}; rates must be > 0 and <= {K_MAX:g}")
     if isinstance(k, sp.Symbol) and k.is_positive is False:
         raise GameError(f"rate k for {name} ({k}) must be positive")
 

@@ -18,6 +18,38 @@ from dynamics.trajectory import Trajectory
 
 IMPLICIT = ("Radau", "BDF", "LSODA")
 METHODS = ("RK45", "RK23", "DOP853", *IMPLICIT)  # solve_ivp's methods, by name
+# Right-hand-side evaluations one integration may use (about 1-2 minutes at the measured
+# 60-200 us per evaluation of skp and kuhn3-third); runs that certainly need more are refused
+# before they start (dynamics.budget.check_run_length).
+MAX_NFEV = 1_000_000
+
+
+class _OverBudget(Exception):
+    """Raised by the counted right-hand side when the evaluation budget is spent."""
+
+    def __init__(self, t: float):
+        super().__init__(t)
+        self.t = t
+
+
+def _counted(fun, budget: int | None):
+    """``fun`` that raises :class:`_OverBudget` on its ``budget + 1``-th call."""
+    if budget is None:
+        return fun
+    calls = [0]
+
+    def counted(t, z):
+        calls[0] += 1
+        if calls[0] > budget:
+            raise _OverBudget(float(t))
+        return fun(t, z)
+    return counted
+
+
+def _over_budget(model, exc: _OverBudget, t_end: float, budget: int) -> GameError:
+    return GameError(f"the integration of {model.label()} stopped at t = {exc.t:.6g} of "
+                     f"t_end = {float(t_end):g}: it used the allowed {budget:,} right-hand-side "
+                     "evaluations (max_nfev); lower t_end or k")
 
 
 def check_method(method: str) -> str:
@@ -60,12 +92,15 @@ def _augmented(model: ODEModel):
 def simulate(model: ODEModel, y0: ArrayLike, t_end: float, t_eval: ArrayLike | None = None,
              method: str = "DOP853", rtol: float = 1e-9, atol: float = 1e-12,
              events: Any = None, dense_output: bool = False, max_step: float = np.inf,
-             check: bool = True) -> Trajectory:
+             check: bool = True, max_nfev: int | None = MAX_NFEV) -> Trajectory:
     """Integrate ``model`` from ``y0`` over ``[0, t_end]`` (``t_end < 0``: backwards).
 
     Returns a :class:`Trajectory` whose ``payoffs`` are the cumulative expected payoffs;
     ``meta`` holds the solver result's ``t_events``/``y_events`` and the dense solution
     ``sol`` (when asked) of the augmented state (parameters then payoff integrals).
+    ``max_nfev``: the budget of right-hand-side evaluations (None: none); a run that
+    certainly needs more is refused before it starts (dynamics.budget), one that spends it
+    stops with GameError.
     """
     check_method(method)
     y = check_initial(model, y0) if check else np.asarray(y0, dtype=float)
@@ -74,12 +109,18 @@ def simulate(model: ODEModel, y0: ArrayLike, t_end: float, t_eval: ArrayLike | N
                         f"({model.n},), one value per parameter (simulate_batch takes many)")
     if not np.isfinite(t_end) or t_end == 0:
         raise GameError(f"t_end={t_end} must be finite and non-zero")
+    if max_nfev is not None:
+        from dynamics.budget import check_run_length
+        check_run_length(model, t_end, max_nfev, y0=y)
     fun, jac = _augmented(model)
     z0 = np.concatenate([y, np.zeros(model.n_players)])
     kw = {"jac": jac} if method in IMPLICIT else {}
-    res = solve_ivp(fun, (0.0, float(t_end)), z0, method=method, t_eval=t_eval, rtol=rtol,
-                    atol=atol, events=events, dense_output=dense_output, max_step=max_step,
-                    **kw)
+    try:
+        res = solve_ivp(_counted(fun, max_nfev), (0.0, float(t_end)), z0, method=method,
+                        t_eval=t_eval, rtol=rtol, atol=atol, events=events,
+                        dense_output=dense_output, max_step=max_step, **kw)
+    except _OverBudget as exc:
+        raise _over_budget(model, exc, t_end, max_nfev) from None
     if res.status < 0:
         raise RuntimeError(f"integration failed: {res.message}")
     meta = {"model": model.label(), "game": model.game, "values": dict(model.values),
@@ -95,11 +136,11 @@ def simulate(model: ODEModel, y0: ArrayLike, t_end: float, t_eval: ArrayLike | N
 def simulate_batch(model: ODEModel, y0s: ArrayLike, t_end: float,
                    t_eval: ArrayLike | None = None, method: str = "DOP853",
                    rtol: float = 1e-8, atol: float = 1e-10,
-                   payoffs: bool = True) -> list[Trajectory]:
+                   payoffs: bool = True, max_nfev: int | None = MAX_NFEV) -> list[Trajectory]:
     """Integrate many initial conditions ``y0s`` (shape (m, n)) as one stacked system with
     the vectorised right-hand side.  One step size serves all m trajectories and the error
     norm is the RMS over all of them, so tolerances are per batch, not per trajectory
-    (pass a tighter ``rtol`` for large batches)."""
+    (pass a tighter ``rtol`` for large batches).  ``max_nfev``: as in :func:`simulate`."""
     Y0 = check_initial(model, np.atleast_2d(y0s))
     if Y0.ndim != 2:
         raise GameError(f"initial states have shape {Y0.shape}; simulate_batch needs shape "
@@ -118,8 +159,14 @@ def simulate_batch(model: ODEModel, y0s: ArrayLike, t_end: float,
         return out.ravel()
 
     z0 = np.concatenate([Y0.T, np.zeros((q, m))]).ravel()
-    res = solve_ivp(fun, (0.0, float(t_end)), z0, method=method, t_eval=t_eval, rtol=rtol,
-                    atol=atol)
+    if max_nfev is not None:
+        from dynamics.budget import check_run_length
+        check_run_length(model, t_end, max_nfev)
+    try:
+        res = solve_ivp(_counted(fun, max_nfev), (0.0, float(t_end)), z0, method=method,
+                        t_eval=t_eval, rtol=rtol, atol=atol)
+    except _OverBudget as exc:
+        raise _over_budget(model, exc, t_end, max_nfev) from None
     if res.status < 0:
         raise RuntimeError(f"integration failed: {res.message}")
     Z = res.y.reshape(n + q, m, -1)

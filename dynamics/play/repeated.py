@@ -18,6 +18,7 @@ while the window holds no information.  Same seed -> bit-identical result.
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field
 from typing import Any, Sequence
@@ -27,7 +28,9 @@ from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
 from games import GameError, get_game
+from games.errors import shown
 
+from dynamics.budget import K_MAX
 from dynamics.play import _play_kernel
 from dynamics.play.estimators import (check_estimator, likelihood_table, ratio_estimators,
                                      ratio_weights)
@@ -77,19 +80,30 @@ class SimulationResult:
                           payoffs=self.running_payoffs, meta={**self.options, "payoffs": "mean"})
 
 
-def _per_player(value: Any, what: str, n: int, cast, low: float) -> np.ndarray:
+# longest window: the packed running sums hold L * weight < 2^31 (dynamics.play._play_kernel)
+MAX_L = 10**9
+
+
+def _per_player(value: Any, what: str, n: int, cast, low: float,
+                high: float = math.inf) -> np.ndarray:
     vals = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value] * n
     if len(vals) != n:
         raise GameError(f"{what} needs 1 or {n} values, got {len(vals)}")
     out = []
+    top = "inf)" if math.isinf(high) else f"{high:g}]"
+    rng = f"[{low:g}, {top}" + (" (an integer)" if cast is int else "")
     for v in vals:
         try:
             x = cast(v)
+            exact = cast is not int or float(v) == x
         except (TypeError, ValueError):
-            raise GameError(f"{what}={v!r} is not a number") from None
-        if not np.isfinite(x) or x < low or (cast is int and float(v) != x):
-            raise GameError(f"{what}={v} is outside the allowed range [{low:g}, inf)"
-                            + (" (an integer)" if cast is int else ""))
+            raise GameError(f"{what}={shown(v, quote=True)} is not a number; allowed: "
+                            f"{rng}") from None
+        except OverflowError:  # an int beyond float (whose repr alone may fail), inf to int
+            desc = shown(v) if isinstance(v, float) else "an integer beyond the float range"
+            raise GameError(f"{what} ({desc}) is outside the allowed range {rng}") from None
+        if not np.isfinite(x) or x < low or x > high or not exact:
+            raise GameError(f"{what}={shown(v)} is outside the allowed range {rng}")
         out.append(x)
     return np.asarray(out, dtype=np.float64 if cast is float else np.int64)
 
@@ -202,6 +216,40 @@ def _gradient_sources(g_vars, owner, slot, const, names) -> np.ndarray:
 _WARM = {"done": False}
 
 
+def memory_estimate(game: str = "skp", pot: float = 9.0, L: int | Sequence[int] = 6,
+                    rounds: int = 10_000_000, n_points: int = 1000, deals: int = 12,
+                    estimator: str = "unbiased") -> int:
+    """Bytes a :func:`simulate` run allocates (an upper estimate): the ring buffer of the
+    windows (a power of two above the longest window, in int64), the ratio estimators'
+    reciprocal table (window x largest denominator weight, float64), the samples (frequencies,
+    estimates, terminal counts and the stacks and running payoffs derived from them).  A
+    window longer than the run counts as the run's length (:func:`simulate` runs it so:
+    no hand ever leaves it)."""
+    g = get_game(game)
+    check_estimator(estimator)
+    values = {"P": float(pot)} if "P" in g.param_names else {}
+    nt = tree_tables(g, values, deals, n_slots=_play_kernel.SLOTS).payoffs.shape[0]
+    Ls = L if isinstance(L, (list, tuple, np.ndarray)) else [L]
+    lmax = min(max(int(v) for v in Ls), int(rounds))
+    wmax = 0
+    if estimator != "ml":
+        wmax = max(int(ratio_weights(e, g)[1].max()) for e in ratio_estimators(g, estimator))
+    m, n = len(g.named), g.n_players
+    pts = max(1, min(int(n_points), int(rounds)))
+    ring = 1 << max(lmax, 1).bit_length()  # the smallest power of two above lmax
+    return 8 * (ring + lmax * wmax + 1 + pts * (m + n * m + 2 * nt + 2 * n + 1))
+
+
+def _check_memory(game_name: str, pot: float, LL, rounds: int, n_points: int, deals: int,
+                  estimator: str) -> None:
+    from dynamics.budget import check_memory
+
+    need = memory_estimate(game_name, pot, [int(v) for v in LL], rounds, n_points, deals,
+                           estimator)
+    check_memory(need, f"repeated play of {game_name} with L={int(max(LL))} over {rounds} "
+                 f"rounds and {n_points} samples")
+
+
 def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
          n_points: int, estimator: str, stats_from: int = -1, n_batches: int = 1,
          ml_sweeps: int = 2):
@@ -215,13 +263,18 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
     rounds = int(rounds)
     values = {"P": float(pot)} if "P" in game.param_names else {}
     tabs = tree_tables(game, values, deals, n_slots=_play_kernel.SLOTS)
-    kk = _per_player(k, "k", n, float, 0.0)
-    LL = _per_player(L, "L", n, int, 1)
+    kk = _per_player(k, "k", n, float, 0.0, K_MAX)
+    LL = _per_player(L, "L", n, int, 1, MAX_L)
+    # a window longer than the run never drops a hand: it runs as one of the run's length
+    # (the same estimates; the ring buffer and reciprocal table stay the run's size)
+    LW = np.minimum(LL, rounds)
     x = _initial(game, pot, init)
     names = tuple(p.name for p in game.named)
     owner = np.asarray([game.owner(nm) for nm in names], dtype=np.int64)
     g_vars, g_coef = gradient_terms(game, values).multilinear(_play_kernel.VARS)
-    est_args, V, slot, const = _estimator_arrays(game, values, estimator, n, LL, x)
+    _check_memory(game_name, pot, LL, rounds, max(1, min(int(n_points), rounds)), deals,
+                  estimator)
+    est_args, V, slot, const = _estimator_arrays(game, values, estimator, n, LW, x)
     g_src = _gradient_sources(g_vars, owner, slot, const, names)
     pairs = list(slot)
     tr_idx = np.asarray([slot[pr] for pr in pairs], dtype=np.int64)
@@ -239,7 +292,7 @@ def _run(game_name: str, pot: float, k, L, rounds: int, init, seed, deals: int,
     ssum = np.zeros(len(pairs))
     ssq = np.zeros(len(pairs))
     head = (tabs.slot_par, tabs.table, tabs.pact)
-    mid = (owner, kk, LL, g_src, g_coef, *est_args, ml_sweeps)
+    mid = (owner, kk, LW, g_src, g_coef, *est_args, ml_sweeps)
     if not _WARM["done"]:  # load / compile the kernel outside the timed call
         _play_kernel.play(1, _seed_state(0), *head, x.copy(), *mid, V.copy(), tr_idx,
                           sample_at[:0], s_x, s_est, s_hist, hist.copy(), 1, 1, bsum.copy(),
@@ -330,7 +383,13 @@ def estimator_study(pot: float = 9.0, at: str | Sequence[float] = "S3",
         at_vals = [at_vals[n] for n in ("b_J", "c_K", "d_Q")]
     if not 0 <= discard < rounds:
         raise GameError(f"discard={discard} is outside the allowed range [0, rounds={rounds})")
-    Ls = [int(v) for v in L]
+    Lin = list(L)
+    if not Lin:
+        raise GameError("L needs at least one window length")
+    Ls = [int(v) for v in _per_player(Lin, "L", len(Lin), int, 1, MAX_L)]
+    # the longest window before the first run (it would fail after the others ran; each
+    # run checks its rounds)
+    _check_memory(game, pot, [max(Ls)], int(min(rounds, 2**62)), 1, deals, estimator)
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     # the children spawn() would give, without mutating the caller's SeedSequence
     seeds = [np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, i),

@@ -185,6 +185,7 @@ def trace_branch(cg: CompiledGame, tol: float = 1e-6, max_lambda: float = 1e7,
     limit (solvers.qre.limit extrapolates and polishes it, and certifies it by NashConv);
     a stall above ``end_game``, or before the ``targets``, is a GameError."""
     t0 = time.perf_counter()
+    check_lambda(max_lambda, "max_lambda")
     sys_ = BranchSystem(cg)
     goals = sorted(check_lambda(v) for v in targets)
     y = sys_.start()

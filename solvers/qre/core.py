@@ -13,10 +13,13 @@ other legal actions ``a`` of ``I`` (``a0`` its first legal action), as Gambit do
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
+from games.errors import shown
 from games.strategy import check_strategy
 
 from solvers.qre import _kernels as QK
@@ -32,14 +35,28 @@ def _log(sigma: NDArray[np.float64]) -> NDArray[np.float64]:
         return np.log(np.ascontiguousarray(sigma, dtype=np.float64))
 
 
-def check_lambda(lam: float) -> float:
-    """``lam`` as a float; GameError unless it is a finite number > 0."""
+# The largest precision.  The branch's step grows to at most 1e6 in lambda
+# (solvers.qre.branch), so it reaches 1e7 in a few dozen steps (kuhn: 2 s) but 1e8 in
+# hundreds (7.5 s), 1e9 in thousands (100 s), and 1e300 never (its 20000-step budget ran out
+# after 45 s); and the fixed point holds only to about lambda * 1e-16 * |payoff| (the
+# corrector's rounding bound), 1e-9 relative at 1e7.  The branch's default end is this too.
+LAMBDA_MAX = 1e7
+
+
+def check_lambda(lam: float, what: str = "lambda") -> float:
+    """``lam`` as a float; GameError (naming ``what``) unless it is a number in
+    ``(0, LAMBDA_MAX]``."""
+    rng = f"(0, {LAMBDA_MAX:g}]"
     try:
         x = float(lam)
+    except OverflowError:  # an integer beyond float (whose repr alone may fail)
+        raise GameError(f"{what} is a number beyond the float range; allowed range "
+                        f"{rng}") from None
     except (TypeError, ValueError):
-        raise GameError(f"lambda={lam!r} is not a number") from None
-    if not (np.isfinite(x) and x > 0):
-        raise GameError(f"lambda={lam} is outside the allowed range (0, inf)")
+        raise GameError(f"{what}={shown(lam, quote=True)} is not a number; allowed: numbers "
+                        f"in {rng}") from None
+    if not (math.isfinite(x) and 0 < x <= LAMBDA_MAX):
+        raise GameError(f"{what}={shown(lam)} is outside the allowed range {rng}")
     return x
 
 

@@ -4,7 +4,7 @@ rounds discarded."""
 from __future__ import annotations
 
 from pokerdyn.commands.common import emit_json, parse_int, parse_list
-from pokerdyn.commands.dynamics.simulate import MAX_L, MAX_ROUNDS, add_play_arguments, play_setup
+from pokerdyn.commands.dynamics.simulate import MAX_ROUNDS, add_play_arguments, play_setup
 
 
 def add_arguments(p) -> None:
@@ -16,7 +16,7 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from dynamics.play.repeated import estimator_study
+    from dynamics.play.repeated import MAX_L, estimator_study
 
     from dynamics.skp_points import skp_point
 

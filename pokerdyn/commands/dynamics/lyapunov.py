@@ -53,8 +53,10 @@ def run(args) -> int:
     from tqdm.auto import tqdm
 
     from dynamics import ode_model
+    from dynamics.budget import K_MAX, STEPS_PER_UNIT, check_run_length
     from dynamics.chaos.classify import (auto_section, classify_run, profit_match,
                                          time_average)
+    from dynamics.chaos.kernels import MAX_STEPS
     from dynamics.chaos.lyapunov import random_starts, run_chaos
 
     if args.plot:
@@ -66,7 +68,7 @@ def run(args) -> int:
     game, values = game_and_values(args.game, args.pot)
     k = 1.0
     if args.k is not None:
-        ks = parse_list(args.k, "k", (1, game.n_players), low=0.0, low_open=True)
+        ks = parse_list(args.k, "k", (1, game.n_players), low=0.0, low_open=True, high=K_MAX)
         k = ks[0] if len(ks) == 1 else ks
     model = ode_model(game, values, k=k, normalisation=args.normalisation,
                       fixed="dominance" if args.reduce == "dominance" else None)
@@ -74,6 +76,9 @@ def run(args) -> int:
     starts = random_starts(model, args.starts, args.seed) if args.init is None else \
         np.array([parse_list(args.init, "init", (model.n,), low=0.0, high=1.0,
                              low_open=True, high_open=True)])
+    # all runs together, before the first: a run that cannot finish is refused up front
+    check_run_length(model, t_end, MAX_STEPS, what="t-end", unit="integration steps",
+                     runs=len(starts), per_unit=STEPS_PER_UNIT)
     runs, classes = [], []
     for y in tqdm(starts, desc="lyapunov", disable=args.json or len(starts) < 2):
         pre = min(t_end, 1000.0)

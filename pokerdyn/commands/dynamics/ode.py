@@ -30,11 +30,12 @@ def add_arguments(p) -> None:
 
 def _model(args):
     from dynamics import ode_model
+    from dynamics.budget import K_MAX
 
     game, values = game_and_values(args.game, args.pot)
     k = 1.0
     if args.k is not None:
-        ks = parse_list(args.k, "k", (1, game.n_players), low=0.0, low_open=True)
+        ks = parse_list(args.k, "k", (1, game.n_players), low=0.0, low_open=True, high=K_MAX)
         k = ks[0] if len(ks) == 1 else ks
     return ode_model(game, values, k=k, normalisation=args.normalisation,
                      fixed="dominance" if args.reduce == "dominance" else None), game
@@ -49,12 +50,20 @@ def run(args) -> int:
     t_end = parse_float(args.t_end, "t-end", low=0.0, low_open=True)
     model, game = _model(args)
     if args.analyze:
+        if args.plot:  # the portrait's runs, before the analysis
+            from dynamics.budget import check_run_length
+            from dynamics.ode.solve import MAX_NFEV
+            check_run_length(model, PORTRAIT_T_END, MAX_NFEV, what="the portrait's t-end")
         return _analyze(model, args) if model.n <= 6 else _analyze_numeric(model, game, args)
     y0 = [0.5] * model.n if args.init is None else \
         parse_list(args.init, "init", (model.n,), low=0.0, high=1.0)
     import numpy as np
 
     from dynamics import simulate_ode as simulate
+    from dynamics.budget import check_run_length
+    from dynamics.ode.solve import MAX_NFEV
+    # the option's name in the message (simulate checks again, naming t_end)
+    check_run_length(model, t_end, MAX_NFEV, what="t-end", y0=y0)
     tr = simulate(model, y0, t_end, method=args.method,
                   t_eval=np.linspace(0.0, t_end, 2001))
     integrals = [float(v) for v in tr.payoffs[-1]]
@@ -125,6 +134,9 @@ def _plot(model, tr, path) -> None:
     save(fig, p.parent, p.name)
 
 
+PORTRAIT_T_END = 300.0  # end time of the phase portrait's runs (--analyze --plot)
+
+
 def _plot_portrait(model, eqs, path) -> None:
     import numpy as np
     from pathlib import Path
@@ -134,7 +146,7 @@ def _plot_portrait(model, eqs, path) -> None:
     from figures.base import new_figure, save
 
     rng = np.random.default_rng(0)
-    trs = simulate_batch(model, rng.uniform(0.05, 0.95, (8, model.n)), 300.0)
+    trs = simulate_batch(model, rng.uniform(0.05, 0.95, (8, model.n)), PORTRAIT_T_END)
     names = model.names[:3]
     if len(names) == 3:
         fig, ax = new_figure(subplot_kw={"projection": "3d"})

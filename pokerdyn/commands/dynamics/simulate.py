@@ -3,12 +3,12 @@ section 4.2): frequencies move by k times the payoff gradient at each player's e
 Mean payoffs are ex-showdown per round (with --deals 12: twice the 24-deal expectation)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, check_plot_file, emit_json,
-                                     game_and_values, int_arg, load_game, parse_int, parse_list)
+from pokerdyn.commands.common import (GAME_HELP, SEED_MAX, atomic_write_text, check_output_file,
+                                     check_plot_file, emit_json, game_and_values, int_arg,
+                                     load_game, parse_int, parse_list)
 
 # rounds and window lengths: the bounds of the sweep experiment (dynamics/sweep/experiments)
 MAX_ROUNDS = 10**13
-MAX_L = 10**9
 
 
 def add_play_arguments(p) -> None:
@@ -43,8 +43,11 @@ def add_arguments(p) -> None:
 
 def parse_rates(args, n_players: int) -> tuple[list[float], list[int]]:
     """--k and --L: one value or one per player, checked (GameError names the bad value)."""
+    from dynamics.budget import K_MAX
+    from dynamics.play.repeated import MAX_L
+
     counts = (1, n_players)
-    ks = parse_list(args.k, "k", counts, low=0.0)
+    ks = parse_list(args.k, "k", counts, low=0.0, high=K_MAX)
     Ls = parse_list(args.L, "L", counts, integer=True, low=1, high=MAX_L)
     return ks, Ls
 
@@ -75,20 +78,24 @@ def play_setup(args):
 def run(args) -> int:
     from dynamics.play.repeated import simulate
 
+    # every output path before any work (a bad second path must not follow a written first)
+    if args.plot:
+        check_plot_file(args.plot)
+    if args.counts_out:
+        check_output_file(args.counts_out, "counts-out")
     game, values, deals = play_setup(args)
     ks, Ls = parse_rates(args, game.n_players)
     rounds = parse_int(args.rounds, "rounds", 1, MAX_ROUNDS)
     init = None if args.init is None else parse_list(
         args.init, "initial frequency", (len(game.named),), low=0.0, high=1.0)
-    if args.plot:
-        check_plot_file(args.plot)
     res = simulate(game.name, pot=values.get("P", 0.0), k=ks[0] if len(ks) == 1 else ks,
                    L=Ls[0] if len(Ls) == 1 else Ls, rounds=rounds, init=init, seed=args.seed,
                    deals=deals, n_points=args.points, estimator=args.estimator)
+    counts = _counts_text(game, values, res) if args.counts_out else None
     if args.plot:
-        _plot(res, args.plot)
-    if args.counts_out:
-        _write_counts(game, values, res, args.counts_out)
+        _plot(res, args.plot)  # written atomically (figures.base.save)
+    if counts is not None:
+        atomic_write_text(args.counts_out, counts)
     if args.json:
         emit_json(res.to_json())
         return 0
@@ -100,7 +107,8 @@ def run(args) -> int:
     return 0
 
 
-def _write_counts(game, values, res, path: str) -> None:
+def _counts_text(game, values, res) -> str:
+    """The --counts-out file's JSON: the actions taken at each information set."""
     import json
 
     from games import compile_game
@@ -108,9 +116,7 @@ def _write_counts(game, values, res, path: str) -> None:
 
     cg = compile_game(game, values)
     counts = counts_to_json(cg, counts_from_terminals(cg, res.terminal_counts))
-    with open(path, "w", encoding="utf-8") as fh:
-        json.dump(counts, fh, indent=1)
-        fh.write("\n")
+    return json.dumps(counts, indent=1) + "\n"
 
 
 def _plot(res, path: str) -> None:

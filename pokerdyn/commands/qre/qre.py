@@ -18,7 +18,8 @@ def add_arguments(p) -> None:
     p.add_argument("game", help=GAME_HELP)
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--lambda", dest="lambdas", default=None,
-                   help="comma-separated precisions > 0: the QRE at each (e.g. 1,10,100)")
+                   help="comma-separated precisions in (0, 1e7]: the QRE at each (e.g. "
+                        "1,10,100)")
     p.add_argument("--pots", default=None, help="A:B, the selection map over pots in (A, B]")
     p.add_argument("--tol", default="1e-6", help="stop the branch at this NashConv (default 1e-6)")
     p.add_argument("--grid", default="48", help="pots of the selection map's grid (default 48)")
@@ -42,12 +43,16 @@ def parse_lambdas(text: str) -> list[float]:
 
 
 def parse_pots(text: str) -> tuple[float, float]:
-    """``A:B`` with 0 <= A < B finite; GameError otherwise."""
+    """``A:B`` with 0 <= A < B <= the largest pot (solvers.symbolic.pot_values); GameError
+    otherwise."""
+    from solvers.symbolic.pot_values import POT_MAX_EXP
+
     a, sep, b = text.partition(":")
     if not sep:
         raise GameError(f"--pots={text!r} is not of the form A:B")
-    lo = parse_float(a, "pot range start", low=0.0)
-    hi = parse_float(b, "pot range end", low=0.0, low_open=True)
+    top = 10.0 ** POT_MAX_EXP
+    lo = parse_float(a, "pot range start", low=0.0, high=top)
+    hi = parse_float(b, "pot range end", low=0.0, low_open=True, high=top)
     if not lo < hi:
         raise GameError(f"pot range {text} is empty or reversed; allowed: A:B with 0 <= A < B")
     return lo, hi
@@ -77,7 +82,7 @@ def _branch(args, game, values) -> dict:
     tol = parse_float(args.tol, "--tol", low=0.0, low_open=True)
     top = 1e7
     if args.max_lambda is not None:
-        tol, top = 0.0, check_lambda(args.max_lambda)
+        tol, top = 0.0, check_lambda(args.max_lambda, "max-lambda")
     cg = compile_game(game, values)
     t0 = time.perf_counter()
     br = trace_branch(cg, tol=tol, max_lambda=top,
