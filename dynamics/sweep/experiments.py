@@ -18,6 +18,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from games import GameError
+from games.errors import shown
 
 Converter = Callable[[Any, str], Any]
 
@@ -61,13 +62,11 @@ TOY_DRAW_S = 1e-8
 # --- converters -------------------------------------------------------------------------
 
 def short(x: Any, width: int = 60) -> str:
-    """``x`` for a one-line message: a huge integer by its size (``str`` refuses more than
-    4300 digits), anything else as its repr cut to ``width`` characters."""
-    if isinstance(x, int) and not isinstance(x, bool) and x.bit_length() > 128:
-        digits = int(x.bit_length() * math.log10(2)) + 1
-        return f"{'-' if x < 0 else ''}<an integer of about {digits} digits>"
-    text = str(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else repr(x)
-    return text if len(text) <= width else text[:width - 3] + "..."
+    """``x`` for a one-line message (games.errors.shown): numbers as written, a huge integer
+    by its size, anything else by its repr, cut to about ``width`` characters."""
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return shown(x if isinstance(x, int) else str(x), width)
+    return shown(repr(x), width)
 
 
 def _allowed(conv: Converter, text: str) -> Converter:
