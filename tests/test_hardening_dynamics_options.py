@@ -17,7 +17,6 @@ import contextlib
 import functools
 import io
 import json
-import math
 
 import numpy as np
 import pytest
@@ -27,7 +26,7 @@ from hypothesis import strategies as st
 import dynamics
 import pokerdyn.cli as cli
 from games import GameError, get_game
-from hostile import run_bad
+from hostile import allowed_text, float_or_none, in_band, in_list, outside, run_bad
 
 GIB = 2**30
 
@@ -240,70 +239,6 @@ def test_simulate_writes_its_outputs_atomically(tmp_path, monkeypatch):
 # --- hypothesis: hostile values per kind ----------------------------------------------------
 
 
-def _float_or_none(text: str) -> float | None:
-    try:
-        return float(text)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _allowed(text: str, low: float, high: float, low_open: bool, high_open: bool,
-             integer: bool) -> bool:
-    """Whether pokerdyn.commands.common.parse_float accepts ``text`` (the guard against a
-    vacuous case: every generated parse-level value must be refused)."""
-    x = _float_or_none(text)
-    if x is None or not math.isfinite(x):
-        return False
-    ok = (x > low if low_open else x >= low) and (x < high if high_open else x <= high)
-    return ok and (not integer or x.is_integer())
-
-
-NOT_FINITE = st.sampled_from(["nan", "NaN", "-nan", "inf", "-inf", "+Infinity", "1e309",
-                              "-1e309", "1e400", "-1E999"])
-WORDS = st.from_regex(r"[a-zA-Z][a-zA-Z_.]{0,7}", fullmatch=True).filter(
-    lambda t: _float_or_none(t) is None)
-JUNK = st.sampled_from(["", " ", "1e", "e5", "0x10", "1..2", "2 3", "--", "1_0_", "+-1", "1/2",
-                        "(1)", "1e5e5", ".", "-"])  # (no commas: lists would split them)
-DIGITS_5000 = st.tuples(st.integers(1, 9), st.sampled_from(["", "-"])).map(
-    lambda t: t[1] + str(t[0]) * 5000)
-HUGE_INT = st.integers(10**20, 10**400).map(str)
-
-
-def outside(low: float = -math.inf, high: float = math.inf, low_open: bool = False,
-            high_open: bool = False, integer: bool = False) -> st.SearchStrategy[str]:
-    """Texts an option with this range refuses at parse time: non-numbers, non-finite
-    numbers, 5000-digit integers, and numbers below or above the range (non-integers too
-    for an integer option)."""
-    parts = [NOT_FINITE, WORDS, JUNK, DIGITS_5000]
-    if math.isfinite(low):
-        parts += [st.floats(max_value=low, allow_nan=False, allow_infinity=False).map(repr),
-                  st.integers(max_value=math.ceil(low)).map(str),
-                  st.just("-" + "9" * 5000), HUGE_INT.map(lambda t: "-" + t)]
-    if math.isfinite(high):
-        parts += [st.floats(min_value=high, allow_nan=False, allow_infinity=False).map(repr),
-                  st.integers(min_value=math.floor(high)).map(str), HUGE_INT]
-    if integer:
-        lo = low if math.isfinite(low) else -1e6
-        hi = high if math.isfinite(high) else 1e6
-        parts.append(st.floats(lo, hi).filter(lambda x: not x.is_integer()).map(repr))
-    return st.one_of(parts).filter(
-        lambda t: not _allowed(t, low, high, low_open, high_open, integer))
-
-
-def in_band(low: float, high: float, integer: bool = False) -> st.SearchStrategy[str]:
-    """In-range values that a memory or work budget must refuse (``[low, high]``)."""
-    if integer:
-        return st.integers(int(low), int(high)).map(str)
-    return st.floats(low, high).map(repr)
-
-
-def in_list(bad: st.SearchStrategy[str], good: str) -> st.SearchStrategy[str]:
-    """A comma-separated list holding one bad value among good ones."""
-    return st.tuples(bad.filter(lambda t: "," not in t and t.strip()), st.integers(0, 2),
-                     st.booleans()).map(
-        lambda t: ",".join([good] * t[1] + [t[0]] + [good] * int(t[2])))
-
-
 POS = dict(low=0.0, low_open=True)
 PROB = dict(low=0.0, high=1.0)
 OPEN_PROB = dict(low=0.0, high=1.0, low_open=True, high_open=True)
@@ -349,7 +284,7 @@ KINDS: dict[str, list] = {
          "points"),
         (SIM + ["--rounds=100", "--seed={}"], outside(0, 2**32 - 1, integer=True), "seed"),
         (SIM + ["--rounds=100", "--deals={}"], outside(12, 12, integer=True).filter(
-            lambda t: _float_or_none(t) != 24), "deals"),
+            lambda t: float_or_none(t) != 24), "deals"),
         (EST + ["--L=1000000000", "--discard=0", "--max-memory=64M", "--rounds={}"],
          st.one_of(outside(1, 10**13, integer=True), in_band(10**7, 10**13, True)), "rounds"),
         (EST + ["--rounds=100", "--discard={}"], outside(0, 99, integer=True), "discard"),
@@ -403,9 +338,9 @@ def test_hostile_values_one_line_exit_2(kind, data, tmp_path):
 def test_parse_level_strategies_are_not_vacuous():
     """The guard the strategies filter on mirrors parse_float: it accepts in-range numbers
     and refuses what the commands refuse."""
-    assert _allowed("0.5", **PROB, high_open=False, low_open=False, integer=False)
-    assert _allowed("1e7", 0.0, 1e7, True, False, False)
-    assert not _allowed("1e7", 0.0, 1e7, True, True, False)
+    assert allowed_text("0.5", **PROB, high_open=False, low_open=False, integer=False)
+    assert allowed_text("1e7", 0.0, 1e7, True, False, False)
+    assert not allowed_text("1e7", 0.0, 1e7, True, True, False)
     for text in ("nan", "inf", "1e309", "9" * 5000, "", "0x10", "-0.5", "1.5"):
-        assert not _allowed(text, **PROB, low_open=False, high_open=False, integer=False)
-    assert not _allowed("2.5", 1, 10, False, False, True)
+        assert not allowed_text(text, **PROB, low_open=False, high_open=False, integer=False)
+    assert not allowed_text("2.5", 1, 10, False, False, True)

@@ -10,10 +10,14 @@ from __future__ import annotations
 from pokerdyn.commands.common import check_output_dir, emit_json, int_arg
 
 
+MAX_WORKERS = 1024  # local processes: each a Python interpreter with numpy loaded
+
+
 def add_arguments(p) -> None:
     p.add_argument("config", help="sweep file (TOML)")
-    p.add_argument("--workers", type=int_arg("workers", 1), default=None,
-                   help="local worker processes (default: number of cores; 1: this process)")
+    p.add_argument("--workers", type=int_arg("workers", 1, MAX_WORKERS), default=None,
+                   help="local worker processes (default: number of cores; 1: this process; "
+                        f"at most {MAX_WORKERS})")
     p.add_argument("--scheduler", default=None,
                    help="dask.distributed scheduler address, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--out", default=None, help="output directory (overrides [sweep] output)")
