@@ -59,19 +59,25 @@ def _fail(*_a, **_k):
 # --- regression tests, one per defect ------------------------------------------------------
 
 
-def test_simulate_huge_window_refused_by_memory_before_allocating(tmp_path, monkeypatch):
-    """Defect 1: `simulate skp --L 1000000000` tried to allocate 7.45 GiB.  The estimate
-    (ring buffer and reciprocal table of the window) is checked against the available
-    memory (here 2 GiB) before anything is allocated: the kernel is never called."""
+def test_simulate_huge_window_refused_at_once(tmp_path, monkeypatch):
+    """Defect 1: `simulate skp --L 1000000000` tried to allocate 7.45 GiB.  A window is at
+    most MAX_L = 10^8 hands, refused at parse time; within it the estimate (ring buffer and
+    reciprocal table of the window) is checked against the available memory (here 1 GiB)
+    before anything is allocated: the kernel is never called."""
     import dynamics.play._play_kernel as kernel
+    from dynamics.play.repeated import MAX_L
     from games import size
 
-    monkeypatch.setattr(size, "available_memory", lambda: 2 * GIB)
+    assert MAX_L == 10**8
     monkeypatch.setattr(kernel, "play", _fail)
-    run_bad(["simulate", "skp", "--L=1000000000", "--rounds=1e10"], ("L=1000000000",),
+    for argv in (["simulate", "skp", "--L=1000000000"],
+                 ["estimators", "skp", "--L=6,1000000000", "--discard=0"]):
+        run_bad(argv, ("L=1000000000",), tmp_path)
+    monkeypatch.setattr(size, "available_memory", lambda: 1 * GIB)
+    run_bad(["simulate", "skp", "--L=100000000", "--rounds=1e10"], ("L=100000000",),
             tmp_path)
-    run_bad(["estimators", "skp", "--L=6,1000000000", "--rounds=1e10", "--discard=0"],
-            ("L=1000000000",), tmp_path)
+    run_bad(["estimators", "skp", "--L=6,100000000", "--rounds=1e10", "--discard=0"],
+            ("L=100000000",), tmp_path)
     # --max-memory replaces the available memory as the limit
     monkeypatch.setattr(size, "available_memory", lambda: 1000 * GIB)
     run_bad(["simulate", "skp", "--L=100000000", "--rounds=1e9", "--max-memory=500M"],
@@ -80,18 +86,18 @@ def test_simulate_huge_window_refused_by_memory_before_allocating(tmp_path, monk
 
 def test_memory_estimate_counts_the_window_up_to_the_run_length():
     """A window longer than the run never drops a hand, so it runs as one of the run's
-    length: the default 10^7 rounds with L = 10^9 need a few hundred MiB, not 15 GiB, and
-    give exactly the result of L = rounds."""
+    length: the default 10^7 rounds with L = 10^8 need a few hundred MiB, and give exactly
+    the result of L = rounds."""
     from dynamics.play.repeated import memory_estimate, simulate
 
-    assert memory_estimate(L=10**9, rounds=10**7) < 400 * 2**20
-    assert memory_estimate(L=10**9, rounds=10**10) > 15 * GIB
+    assert memory_estimate(L=10**8, rounds=10**7) < 400 * 2**20
+    assert memory_estimate(L=10**8, rounds=10**10) > 1.5 * GIB
     # ring buffer: the power of two above L, int64; reciprocal table: L x weight 1
-    assert memory_estimate(L=10**9, rounds=10**10, n_points=1) >= 8 * (2**30 + 10**9)
-    a = simulate(L=10**9, rounds=5000, seed=3, n_points=10)
+    assert memory_estimate(L=10**8, rounds=10**10, n_points=1) >= 8 * (2**27 + 10**8)
+    a = simulate(L=10**8, rounds=5000, seed=3, n_points=10)
     b = simulate(L=5000, rounds=5000, seed=3, n_points=10)
     assert a.final == b.final and np.array_equal(a.frequencies, b.frequencies)
-    assert a.options["L"] == [10**9] * 3
+    assert a.options["L"] == [10**8] * 3
 
 
 def test_ode_rate_ceiling(tmp_path):
@@ -276,8 +282,8 @@ KINDS: dict[str, list] = {
     "integer": [
         # memory: a window or sample count of this size over 10^12 rounds needs > 64 MiB
         (SIM + BIG_RUN + ["--L={}"],
-         st.one_of(outside(1, 10**9, integer=True), in_band(2 * 10**7, 10**9, True)), "L"),
-        (SIM + ["--L=1000000000", "--max-memory=64M", "--rounds={}"],
+         st.one_of(outside(1, 10**8, integer=True), in_band(2 * 10**7, 10**8, True)), "L"),
+        (SIM + ["--L=100000000", "--max-memory=64M", "--rounds={}"],
          st.one_of(outside(1, 10**13, integer=True), in_band(10**7, 10**13, True)), "rounds"),
         (SIM + BIG_RUN + ["--points={}"],
          st.one_of(outside(2, 10**7, integer=True), in_band(2 * 10**5, 10**7, True)),
@@ -285,7 +291,7 @@ KINDS: dict[str, list] = {
         (SIM + ["--rounds=100", "--seed={}"], outside(0, 2**32 - 1, integer=True), "seed"),
         (SIM + ["--rounds=100", "--deals={}"], outside(12, 12, integer=True).filter(
             lambda t: float_or_none(t) != 24), "deals"),
-        (EST + ["--L=1000000000", "--discard=0", "--max-memory=64M", "--rounds={}"],
+        (EST + ["--L=100000000", "--discard=0", "--max-memory=64M", "--rounds={}"],
          st.one_of(outside(1, 10**13, integer=True), in_band(10**7, 10**13, True)), "rounds"),
         (EST + ["--rounds=100", "--discard={}"], outside(0, 99, integer=True), "discard"),
         # starts x t-end: 4 steps per unit of t-end x rate 0.499 x 5000 x starts <= 5 x 10^6
@@ -305,11 +311,11 @@ KINDS: dict[str, list] = {
                    st.sampled_from(["1e5", "1e6", "2e5,2e5,2e5"])), "k"),
         (SIM + ["--rounds=100", "--k={}"], in_list(outside(0.0, 1e6), "0.1"), "k"),
         (SIM + BIG_RUN + ["--L={}"],
-         in_list(st.one_of(outside(1, 10**9, integer=True),
-                           in_band(2 * 10**7, 10**9, True)), "6"), "L"),
+         in_list(st.one_of(outside(1, 10**8, integer=True),
+                           in_band(2 * 10**7, 10**8, True)), "6"), "L"),
         (EST + BIG_RUN + ["--discard=0", "--L={}"],
-         in_list(st.one_of(outside(1, 10**9, integer=True),
-                           in_band(2 * 10**7, 10**9, True)), "6"), "L"),
+         in_list(st.one_of(outside(1, 10**8, integer=True),
+                           in_band(2 * 10**7, 10**8, True)), "6"), "L"),
         (["qre", "kuhn", "--lambda={}"], in_list(outside(**POS, high=1e7), "1"), "lambda"),
     ],
 }

@@ -80,8 +80,10 @@ class SimulationResult:
                           payoffs=self.running_payoffs, meta={**self.options, "payoffs": "mean"})
 
 
-# longest window: the packed running sums hold L * weight < 2^31 (dynamics.play._play_kernel)
-MAX_L = 10**9
+# longest window, 10^8 hands (the papers' estimators use L <= 384): a larger L is refused at
+# once (issue 33: `simulate --L 1e9` tried to allocate 7.45 GiB); the packed running sums
+# hold L * weight < 2^31 (dynamics.play._play_kernel)
+MAX_L = 10**8
 
 
 def _per_player(value: Any, what: str, n: int, cast, low: float,
