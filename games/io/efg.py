@@ -301,6 +301,14 @@ class _Reader:
         """A braced list of quoted names."""
         return tuple(self.braced(what, lambda: self.take(f"{item} (a quoted name)", "str")))
 
+    def players(self, limit: int) -> tuple[str, ...]:
+        """The header's braced list of player names, 1 to ``limit`` of them."""
+        players = self.names("the list of player names", "a player name")
+        if not 1 <= len(players) <= limit:
+            self.fail(f"the file lists {len(players)} players; allowed: 1 to {limit}",
+                      self.pos - 1)
+        return players
+
     def end(self, what: str) -> None:
         """The file must end here."""
         if self.pos != self.n:
@@ -336,10 +344,8 @@ def _parse(text: str, name: str = "efg",
     r = _Reader(text, "efg")
     r.header(("EFG", "2", "R"), "Gambit's extensive-form format, rational numbers")
     title = r.take("the title (a quoted name)", "str")
-    players = r.names("the list of player names", "a player name")
+    players = r.players(MAX_PLAYERS)
     n = len(players)
-    if not 1 <= n <= MAX_PLAYERS:
-        r.fail(f"the file lists {n} players; allowed: 1 to {MAX_PLAYERS}", r.pos - 1)
     if r.peek("str"):
         r.pos += 1  # the comment
     infosets: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}

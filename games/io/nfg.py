@@ -79,10 +79,8 @@ def read_nfg(text: str) -> NfgGame:
     r = _Reader(text, "nfg")
     r.header(("NFG", "1", "R"), "Gambit's strategic-form format, rational numbers")
     title = r.take("the title (a quoted name)", "str")
-    players = r.names("the list of player names", "a player name")
+    players = r.players(MAX_NFG_PLAYERS)
     n = len(players)
-    if not 1 <= n <= MAX_NFG_PLAYERS:
-        r.fail(f"the file lists {n} players; allowed: 1 to {MAX_NFG_PLAYERS}", r.pos - 1)
     at = r.pos
     if r.pos + 1 < r.n and r.toks[r.pos + 1] == ("sym", "{"):   # outcome version: names
         strategies = tuple(r.braced("the strategy lists", lambda: r.names(
