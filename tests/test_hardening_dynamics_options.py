@@ -17,6 +17,7 @@ import contextlib
 import functools
 import io
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -228,9 +229,16 @@ def test_simulate_writes_its_outputs_atomically(tmp_path, monkeypatch):
 
     written = []
     real = files.write_atomically
-    monkeypatch.setattr(files, "write_atomically",
-                        lambda path, write, **kw: written.append(str(path)) or
-                        real(path, write, **kw))
+
+    def recording(path, write, **kw):
+        written.append(str(path))
+        return real(path, write, **kw)
+
+    # every module that imported the name (earlier tests in this process may have imported
+    # the plotting modules, which then hold the real function, before this patch)
+    for mod in list(sys.modules.values()):
+        if getattr(mod, "write_atomically", None) is real:
+            monkeypatch.setattr(mod, "write_atomically", recording)
     out, err = io.StringIO(), io.StringIO()
     with contextlib.chdir(tmp_path), contextlib.redirect_stdout(out), \
             contextlib.redirect_stderr(err):

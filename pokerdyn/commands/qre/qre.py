@@ -38,7 +38,8 @@ def parse_lambdas(text: str) -> list[float]:
     from solvers.qre import check_lambda
     parts = [t.strip() for t in text.split(",")]
     if not parts or any(not t for t in parts):
-        raise GameError(f"--lambda={text!r} is not a comma-separated list of numbers > 0")
+        raise GameError(f"--lambda={text!r} is not a comma-separated list of numbers > 0; "
+                        "allowed: precisions in (0, 1e7], e.g. 0.5,2,10")
     return [check_lambda(t) for t in parts]
 
 
