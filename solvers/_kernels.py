@@ -283,3 +283,12 @@ def infoset_trees(cg) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                np.array([t.shape[0] for _, t in trees], dtype=np.int64))
         cg.cache["infoset_trees"] = got
     return got
+
+
+def game_payoff_scale(cg) -> float:
+    """:func:`payoff_scale` of a compiled game, computed once and kept in ``cg.cache`` (its
+    payoffs are read-only): the evaluation functions and FP's ``advance`` ask on every call."""
+    got = cg.cache.get("payoff_scale")
+    if got is None:
+        got = cg.cache["payoff_scale"] = float(payoff_scale(cg.payoffs))
+    return got

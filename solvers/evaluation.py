@@ -80,7 +80,7 @@ def best_response(cg: CompiledGame, sigma: NDArray[np.float64], player: int,
     player = check_player(cg, player)
     value, actions, cf = K.best_response(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
                                          _sigma(cg, sigma, check), player,
-                                         K.payoff_scale(cg.payoffs))
+                                         K.game_payoff_scale(cg))
     return BestResponse(player, float(value), actions, cf)
 
 
@@ -88,7 +88,7 @@ def regrets(cg: CompiledGame, sigma: NDArray[np.float64],
             check: bool = True) -> NDArray[np.float64]:
     """Each player's gain from deviating to a best response (>= 0 up to rounding)."""
     return K.regrets(*_arrays(cg), cg.terminal_index, cg.payoffs, cg.legal,
-                     _sigma(cg, sigma, check), K.payoff_scale(cg.payoffs))
+                     _sigma(cg, sigma, check), K.game_payoff_scale(cg))
 
 
 def nash_conv(cg: CompiledGame, sigma: NDArray[np.float64], check: bool = True) -> float:

@@ -137,7 +137,7 @@ class FictitiousPlay:
                        cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
                        iparents, topos, ms, sigma, t0, n, cg.n_players,
                        self.schedule == "simultaneous", self.averaging == "reach", log,
-                       K.payoff_scale(cg.payoffs))
+                       K.game_payoff_scale(cg))
 
     def average(self, cg: CompiledGame, sigma: NDArray[np.float64]) -> NDArray[np.float64]:
         return sigma
