@@ -115,7 +115,8 @@ def test_spec_prefix_and_cli_names():
 
 
 @pytest.mark.parametrize("spec, words", [
-    ("goofspiel", "simultaneous"), ("matrix_rps", "simultaneous"),
+    ("mfg_crowd_modelling", "mean_field dynamics"),
+    ("markov_soccer", "(simultaneous moves) provides no information_state_string"),
     ("no_such_game", "unknown OpenSpiel game 'no_such_game'"),
     ("kuhn_poker(players=x)", "kuhn_poker(players=x)")])
 def test_rejected_games(spec, words):
@@ -212,8 +213,8 @@ def test_cli_games_and_solve_take_openspiel_names(capsys):
         [("openspiel:kuhn_poker", 2, 58, 12), ("kuhn", 2, 55, 12)]
     assert main(["solve", "openspiel:kuhn_poker", "--method", "lp"]) == 0
     assert "E1=-0.055556" in capsys.readouterr().out
-    assert main(["games", "openspiel:goofspiel"]) == 2
-    assert "simultaneous" in capsys.readouterr().err
+    assert main(["games", "openspiel:goofspiel"]) == 2  # 13 cards: refused by its size
+    assert "nodes" in capsys.readouterr().err
 
 
 def test_games_openspiel_is_the_public_face():
@@ -221,3 +222,87 @@ def test_games_openspiel_is_the_public_face():
     import games.openspiel as face
     assert face.load_openspiel is io_mod.load_openspiel
     assert face.openspiel_game("openspiel:kuhn_poker") is io_mod.openspiel_game("openspiel:kuhn_poker")
+
+
+class _RewardState:
+    """One decision of player 0 with two actions; a reward of 1 + action on the way to each
+    terminal, which returns() forget when ``honest`` is False (a broken game: refused)."""
+
+    def __init__(self, honest, h=()):
+        self.honest, self.h = honest, h
+
+    def current_player(self):
+        return 0 if not self.h else -4
+
+    def information_state_string(self, player):
+        return "root"
+
+    def legal_actions(self):
+        return [0, 1]
+
+    def action_to_string(self, player, a):
+        return f"a{a}"
+
+    def child(self, a):
+        return _RewardState(self.honest, self.h + (a,))
+
+    def rewards(self):
+        return [1.0 + self.h[-1]] if self.h else [0.0]
+
+    def returns(self):
+        return [1.0 + self.h[0]] if self.honest else [float(self.h[0])]
+
+    def history(self):
+        return list(self.h)
+
+
+class _RewardGame:
+    def __init__(self, honest):
+        self.honest = honest
+
+    def num_players(self):
+        return 1
+
+    def new_initial_state(self):
+        return _RewardState(self.honest)
+
+    def __str__(self):
+        return "rewarded"
+
+
+def test_rewards_that_do_not_sum_to_the_returns_are_refused():
+    """Intermediate rewards are summed along the path; a terminal's returns() must be that
+    sum (OpenSpiel's contract, spiel.h State::Returns), else one line naming the history."""
+    from games.io.openspiel import _traverse
+    assert _traverse(_RewardGame(True), 100, False, True)["arrays"]["payoffs"].tolist() == \
+        [[1.0], [2.0]]
+    with pytest.raises(GameError) as exc:
+        _traverse(_RewardGame(False), 100, False, True)
+    assert "sum to [1.0] but returns() there is [0.0]" in str(exc.value)
+    assert "history [0]" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_loaded_simultaneous_pyspiel_game_is_made_turn_based():
+    g = load_openspiel(pyspiel.load_game("matrix_mp"), cache=False)
+    assert g.name == "openspiel:turn_based_simultaneous_game(game=matrix_mp())"
+    assert g.n_nodes == 7 and g.n_infosets == 2
+    assert solve_lp(compile_game(g)).value == pytest.approx(0.0, abs=1e-12)
+
+
+def test_openspiel_size_estimate_of_a_simultaneous_game():
+    """The CLI's guard estimates simultaneous games too (through the same wrapper): 418 is
+    goofspiel(num_cards=3)'s exact count of turn-based histories (test_conformance_openspiel)."""
+    from games.io.openspiel import estimate_openspiel
+    est = estimate_openspiel("goofspiel(num_cards=3)")
+    assert 418 / 2 < est.nodes < 418 * 2 and est.n_players == 2
+
+
+def test_openspiels_own_error_print_is_muted(capfd, tmp_path):
+    """pyspiel's C++ error handler writes "OpenSpiel exception: ..." to file descriptor 2
+    before raising; the CLI's one line must be the only one."""
+    from hostile import run_bad
+    with pytest.raises(GameError, match="Wrong type for parameter players"):
+        load_openspiel("kuhn_poker(players=x)")
+    assert "OpenSpiel exception" not in capfd.readouterr().err
+    run_bad(["games", "openspiel:misere"], ("Missing parameter game",), tmp_path)
+    assert "OpenSpiel exception" not in capfd.readouterr().err
