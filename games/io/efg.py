@@ -1,19 +1,23 @@
-"""Gambit's extensive-form text format (.efg): export and a reader for the subset we write.
+"""Gambit's extensive-form text format (.efg): export, and a reader of the whole format.
 
 ``to_efg(cg)`` writes a compiled game with decimal (float) numbers, which Gambit and OpenSpiel
 (``pyspiel.load_efg_game``) read: lets other solvers cross-check ours on the same tree
 (benchmarks/bench_cfr.py runs OpenSpiel's CFR+ on the river game this way).
 ``to_efg_exact(game, values)`` writes exact rationals (``1/24``, ``15/2``), so Gambit's exact
-solvers see the very game pokerdyn solves symbolically.  ``read_efg(text)`` parses such a file
-back (tests compare every terminal exactly with the tree).
+solvers see the very game pokerdyn solves symbolically.  ``game_from_efg(text)`` and
+``read_efg(text)`` read any .efg file as Gambit 16 does (src/games/file.cc): information sets
+keyed by player and number, outcomes on any node summed along the path, numbers exact; only
+what the core cannot represent (imperfect recall) is refused (tests/test_gambit_grammar.py
+compares with pygambit).
 """
 from __future__ import annotations
 
 import functools
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, Callable, Mapping, NoReturn, Sequence
 
 import numpy as np
 import sympy as sp
@@ -149,12 +153,18 @@ def _lex(text: str, fmt: str) -> list[tuple[str, str]]:
     numbers are found again only for a message (:func:`_line_of`): lexing stays one
     ``findall``."""
     found = _TOKEN.findall(text)
-    out = [("str", q[1:-1]) if q else ("sym", b or w) for q, b, w, _ in found]
+    out = [("str", _unescape(q[1:-1])) if q else ("sym", b or w) for q, b, w, _ in found]
     stray = next((i for i, t in enumerate(found) if t[3]), None) if '"' in text else None
     if stray is not None:
         raise GameError(f"{fmt}: line {_line_of(text, stray)}: unbalanced '\"' (a name opened "
                         "here or before is never closed); names must be quoted on both ends")
     return out
+
+
+def _unescape(name: str) -> str:
+    """A quoted name's text: ``\\"`` stands for a quote (Gambit's lexer); other
+    backslashes stay as written."""
+    return name.replace('\\"', '"') if "\\" in name else name
 
 
 def _line_of(text: str, index: int) -> int:
@@ -252,9 +262,12 @@ class _Reader:
         return v
 
     def header(self, words: tuple[str, ...], what: str) -> None:
-        """The file's first words (``EFG 2 R``)."""
-        if tuple(v for k, v in self.toks[:len(words)] if k == "sym") != words:
-            self.fail(f"the file must start with '{' '.join(words)}' ({what})", 0)
+        """The file's first words (``EFG 2 R``); the last may also be ``D`` (Gambit's
+        "floating-point" flag: the numbers are read exactly all the same)."""
+        got = tuple(v for k, v in self.toks[:len(words)] if k == "sym")
+        if got[:-1] != words[:-1] or got[-1:] not in ((words[-1],), ("D",)):
+            self.fail(f"the file must start with '{' '.join(words)}' or "
+                      f"'{' '.join(words[:-1] + ('D',))}' ({what})", 0)
         self.pos = len(words)
 
     def braced(self, what: str, read_item: Callable[[], Any], name_first: bool = False) -> list:
@@ -332,17 +345,27 @@ def game_from_efg(text: str, name: str = "efg") -> Game:
 
 def _parse(text: str, name: str = "efg",
            want_tree: bool = False) -> tuple[EfgTree | None, Game | None]:
-    """Parse the .efg subset that :func:`to_efg` / :func:`to_efg_exact` write (and Gambit
-    writes for such trees): an ``EFG 2 R`` header, chance nodes with labelled outcomes and
-    probabilities, personal nodes with information-set numbers and action labels (the action
-    list may be omitted on a repeated set), terminals with payoff vectors (or a repeated
-    outcome number).  Numbers are read exactly (``1/24``, ``0.5``, ``1e-3``), payoffs within
-    +-MAX_ABS_PAYOFF.  The tree is read with an explicit stack, so any depth works; the
-    :class:`EfgTree` (paths and moves of every terminal) is built only with ``want_tree``,
-    and then instead of the frozen :class:`Game`.  GameError ``efg: line N: ...`` names
-    the line and what is wrong."""
+    """Parse a .efg file as Gambit 16 reads it (src/games/file.cc, ``ReadEfgFile``): an
+    ``EFG 2 R`` (or ``D``) header, a title, the player names and an optional comment, then
+    the nodes in preorder:
+
+    - ``c "node" SET ["set name" { "outcome" prob ... }] OUTCOME``: chance
+    - ``p "node" PLAYER SET ["set name" { "action" ... }] OUTCOME``: personal
+    - ``t "node" OUTCOME``: terminal
+
+    where OUTCOME is ``0`` (none), ``K "name" { u1, u2, ... }`` (outcome K defined here) or
+    ``K`` (outcome K as defined before).  An information set is identified by its player
+    and number (chance sets by number); its name and list, given at its first node, may be
+    left out at the others.  Outcomes may sit on any node: a terminal's payoffs are the sum
+    of the outcomes on its path, as in Gambit.  Empty or repeated action labels are made
+    unique as Gambit does (``_1``, ``_2``).  Numbers are read exactly (``1/24``, ``0.1`` is
+    1/10, ``1e-3``), payoffs within +-MAX_ABS_PAYOFF.  Refused: what the core cannot
+    represent (imperfect recall, chance probabilities that do not sum to 1) and malformed
+    text, each one GameError ``efg: line N: ...``.  The tree is read with an explicit stack,
+    so any depth works; the :class:`EfgTree` (paths and moves of every terminal) is built
+    only with ``want_tree``, and then instead of the frozen :class:`Game`."""
     r = _Reader(text, "efg")
-    r.header(("EFG", "2", "R"), "Gambit's extensive-form format, rational numbers")
+    r.header(("EFG", "2", "R"), "Gambit's extensive-form format")
     title = r.take("the title (a quoted name)", "str")
     players = r.players(MAX_PLAYERS)
     n = len(players)
@@ -359,9 +382,11 @@ def _parse(text: str, name: str = "efg",
     node_token: list[int] = []  # per node, the index of its first token
 
     def outcome() -> tuple[sp.Rational, ...]:
+        """A node's outcome: its payoffs, () for outcome 0."""
         at = r.pos
         no = r.integer("outcome", 0, MAX_NODES)
-        if r.peek("str"):
+        named = r.peek("str")
+        if named:
             r.pos += 1  # the outcome's name
         if r.peek("sym", "{"):
             pays = tuple(r.braced(f"the payoffs of outcome {no}", r.payoff))
@@ -371,15 +396,33 @@ def _parse(text: str, name: str = "efg",
             if pays and len(pays) != n:
                 r.fail(f"outcome {no} has {len(pays)} payoffs; the game has {n} players, one "
                        "payoff each must be given", at)
+            pays = pays or zeros
             if no in outcomes and outcomes[no] != pays:
                 r.fail(f"outcome {no} is given the payoffs {_pays(pays)} here and "
                        f"{_pays(outcomes[no])} before; an outcome's payoffs must be the same",
                        at)
             outcomes[no] = pays
+        elif named and no == 0:
+            r.fail("outcome 0 means no outcome and takes no name; allowed: outcome numbers "
+                   "from 1", at)
         if no and no not in outcomes:
             r.fail(f"outcome {no} is used before its payoffs are given; its first use must "
                    "list them", at)
         return outcomes.get(no, ())
+
+    def accumulate(acc: tuple | None, at: int) -> tuple | None:
+        """The payoffs of the path so far plus this node's outcome (None: none yet)."""
+        own = outcome()
+        if not own:
+            return acc
+        if acc is None:
+            return own
+        total = tuple(a + b for a, b in zip(acc, own))
+        if any(abs(x) > _PAYOFF_BOUND for x in total):
+            r.fail(f"the payoffs on the path to this node add up to {_pays(total)}, outside "
+                   f"the allowed range [-{MAX_ABS_PAYOFF:g}, {MAX_ABS_PAYOFF:g}] (rescale "
+                   "the payoffs)", at)
+        return total
 
     def add(make: Callable[[], int], at: int) -> int:
         """``make()``, the builder's call adding the node of token ``at``."""
@@ -391,10 +434,11 @@ def _parse(text: str, name: str = "efg",
         return node_id
 
     # each pending slot: (parent node, edge label, chance probability, path, chance reach,
-    # moves); path and moves are linked (head, rest) pairs, built only with want_tree
-    stack: list[tuple] = [(None, None, None, None, sp.Integer(1), None)]
+    # moves, payoffs so far); path and moves are linked (head, rest) pairs, built only with
+    # want_tree
+    stack: list[tuple] = [(None, None, None, None, sp.Integer(1), None, None)]
     while stack:
-        parent, via, prob, path, reach, moves = stack.pop()
+        parent, via, prob, path, reach, moves, acc = stack.pop()
         at = r.pos
         kind = r.take("a node ('c', 'p' or 't')", "sym")
         if kind not in ("c", "p", "t"):
@@ -402,10 +446,10 @@ def _parse(text: str, name: str = "efg",
                    "t (terminal)", at)
         r.take(f"the name of the node ({kind!r}, a quoted name)", "str")
         if kind == "t":
-            pays = outcome()
+            pays = accumulate(acc, at) or zeros
             if want_tree:
                 terminals.append(EfgTerminal(_unlink(path), reach, _unlink(moves), pays))
-            add(lambda: builder.terminal(pays or zeros, parent, via, prob), at)
+            add(lambda: builder.terminal(pays, parent, via, prob), at)
             continue
         if kind == "c":
             no = r.integer("chance information set", 1, MAX_NODES)
@@ -427,6 +471,8 @@ def _parse(text: str, name: str = "efg",
                 total = sum((pr for _, pr in listed), sp.Integer(0))
                 if total != 1:
                     r.fail(f"the chance probabilities sum to {total}; they must sum to 1", at)
+                listed = list(zip(normalize_labels([lbl for lbl, _ in listed]),
+                                  (pr for _, pr in listed)))
                 if no in chance_sets and chance_sets[no] != listed:
                     r.fail(f"chance information set {no} is listed with other outcomes "
                            "before; its outcomes must be the same at every node", at)
@@ -434,25 +480,24 @@ def _parse(text: str, name: str = "efg",
             if no not in chance_sets:
                 r.fail(f"chance information set {no} has no outcomes; its first node must "
                        "list them", at)
-            if outcome():
-                r.fail("payoffs at non-terminal nodes are not supported; allowed: outcome 0 "
-                       "there", at)
+            here_acc = accumulate(acc, at)
             here = add(lambda: builder.chance(parent, via, prob), at)
             for lbl, pr in reversed(chance_sets[no]):
                 stack.append((here, lbl, pr, (lbl, path) if want_tree else None,
-                              reach * pr if want_tree else None, moves))
+                              reach * pr if want_tree else None, moves, here_acc))
             continue
         player = r.integer("player", 1, n)
         no = r.integer("information set", 1, MAX_NODES)
-        iname = r.take("the information set's name (a quoted name)", "str")
+        iname = r.take("", "str") if r.peek("str") else ""
         if r.peek("sym", "{"):
             acts = r.names("the actions", "an action")
             if len(acts) > MAX_ACTIONS:
                 r.fail(f"information set {no} of player {player} has {len(acts)} actions; "
                        f"allowed: at most {MAX_ACTIONS}", at)
-            if not acts or len(set(acts)) != len(acts):
-                r.fail(f"information set {no} of player {player} needs distinct actions, got "
-                       f"{len(acts)} with {len(set(acts))} distinct", at)
+            if not acts:
+                r.fail(f"information set {no} of player {player} has no actions; allowed: "
+                       "one or more", at)
+            acts = normalize_labels(acts)
             known = infosets.get((player, no))
             if known is not None and known[1] != acts:
                 r.fail(f"information set {no} of player {player} is listed with other actions "
@@ -462,9 +507,7 @@ def _parse(text: str, name: str = "efg",
         if (player, no) not in infosets:
             r.fail(f"information set {no} of player {player} has no actions; its first node "
                    "must list them", at)
-        if outcome():
-            r.fail("payoffs at non-terminal nodes are not supported; allowed: outcome 0 "
-                   "there", at)
+        here_acc = accumulate(acc, at)
         iname, acts = infosets[(player, no)]
         label = labels.get((player, no))
         if label is None:
@@ -476,14 +519,37 @@ def _parse(text: str, name: str = "efg",
         here = add(lambda: builder.decision(player - 1, label, acts, parent, via, prob), at)
         for a in reversed(acts):
             stack.append((here, a, None, (a, path) if want_tree else None, reach,
-                          ((player, iname, a), moves) if want_tree else None))
+                          ((player, iname, a), moves) if want_tree else None, here_acc))
     r.end("the tree")
     if want_tree:  # read_efg: the terminals, without freezing (and checking) the Game
         return EfgTree(title, players, tuple(terminals), infosets), None
     try:
         return None, builder.build(description=f"read from .efg ({name})")
     except GameError as exc:
-        r.fail(str(exc), _node_of_build_error(builder, node_token, r.n))
+        at, msg = _build_error(builder, node_token, labels, text, exc)
+        r.fail(msg, at)
+
+
+def normalize_labels(labels: Sequence[str]) -> tuple[str, ...]:
+    """Labels made distinct and nonempty as Gambit does (file.cc, ``NormalizeLabels``): a
+    label that is empty or repeated becomes ``label_1``, ``label_2``, ... (skipping names
+    already present); the others stay."""
+    counts = Counter(labels)
+    if all(c == 1 for c in counts.values()) and "" not in counts:
+        return tuple(labels)
+    used, visited, out = set(labels), Counter(), []
+    for lbl in labels:
+        if counts[lbl] == 1 and lbl != "":
+            out.append(lbl)
+            continue
+        while True:
+            visited[lbl] += 1
+            candidate = f"{lbl}_{visited[lbl]}"
+            if candidate not in used:
+                break
+        used.add(candidate)
+        out.append(candidate)
+    return tuple(out)
 
 
 def _pays(pays: tuple) -> str:
@@ -499,10 +565,13 @@ def _unlink(link) -> tuple:
     return tuple(reversed(out))
 
 
-def _node_of_build_error(builder: GameBuilder, node_token: list[int], ntok: int) -> int:
-    """Token index of the node that a build error is about: the second node of a
-    perfect-recall violation (the only check of build that the parser leaves to it), else
-    the last token."""
+def _build_error(builder: GameBuilder, node_token: list[int],
+                 labels: dict[tuple[int, int], str], text: str,
+                 exc: GameError) -> tuple[int, str]:
+    """Token index and message for an error of ``builder.build()``: a perfect-recall
+    violation (the only check of build that the parser leaves to it) becomes "imperfect
+    recall" naming the information set by player and number and the lines of the two nodes
+    that differ; anything else keeps its message, at the last token."""
     from games._checks import find_recall_violation
 
     b = builder
@@ -510,8 +579,18 @@ def _node_of_build_error(builder: GameBuilder, node_token: list[int], ntok: int)
                                 np.asarray(b._edge, np.int16), np.asarray(b._player, np.int8),
                                 np.asarray(b._infoset, np.int32),
                                 [len(I.actions) for I in b._infosets])
-    return node_token[bad[2]] if bad is not None else ntok - 1
+    if bad is None:
+        return (node_token[-1] if node_token else 0), str(exc)
+    I, first, second, who = bad
+    player, no = next(k for k, v in labels.items() if v == b._infosets[I].label)
+    lines = [_line_of(text, node_token[x]) for x in (first, second)]
+    return node_token[second], (
+        f"imperfect recall at information set {no} of player {player} "
+        f"({b._infosets[I].label!r}): its nodes on lines {lines[0]} and {lines[1]} differ in "
+        f"player {who + 1}'s own past moves; allowed: games with perfect recall (the "
+        "solvers need it)")
 
 
 __all__ = ["EfgTerminal", "EfgTree", "MAX_EXPONENT", "MAX_NUMBER_CHARS",
-           "game_from_efg", "parse_number", "parse_payoff", "read_efg", "to_efg", "to_efg_exact"]
+           "game_from_efg", "normalize_labels", "parse_number", "parse_payoff", "read_efg",
+           "to_efg", "to_efg_exact"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from games.io.efg import _Reader
+from games.io.efg import _Reader, normalize_labels
 from games.normal_form import NormalForm
 from games.tree import MAX_NODES, GameError
 
@@ -38,14 +38,30 @@ def to_nfg(nf: NormalForm, exact: bool | None = None, title: str | None = None) 
         raise GameError("this normal form holds no exact payoffs (normal_form(..., exact=True))")
     T = nf.exact_payoffs if exact else nf.payoffs
     fmt = str if exact else (lambda x: repr(float(x)))
-    players = " ".join(_q(f"Player {p + 1}") for p in range(nf.n_players))
-    lines = [f"NFG 1 R {_q(title or nf.game.name)} {{ {players} }}", "", "{"]
-    for p in range(nf.n_players):
-        lines.append("{ " + " ".join(_q(s) for s in nf.plan_labels(p)) + " }")
-    lines += ["}", _q(nf.game.description), "", "{"]
+    players = tuple(f"Player {p + 1}" for p in range(nf.n_players))
+    strategies = tuple(tuple(nf.plan_labels(p)) for p in range(nf.n_players))
+    return _outcome_version(title or nf.game.name, players, strategies, T, fmt,
+                            nf.game.description)
+
+
+def write_nfg(game: "NfgGame") -> str:
+    """A game read by :func:`read_nfg` as .nfg text again (outcome version, exact
+    rationals): ``read_nfg(write_nfg(g))`` has the same players, strategies and payoffs."""
+    return _outcome_version(game.title, game.players, game.strategies, game.payoffs, str, "")
+
+
+def _outcome_version(title: str, players: tuple[str, ...], strategies: tuple[tuple[str, ...], ...],
+                     T: np.ndarray, fmt, comment: str) -> str:
+    """Gambit's outcome version: strategy names, one outcome per distinct payoff vector
+    (``fmt`` writes a payoff), then the outcome number of every profile."""
+    names = " ".join(_q(p) for p in players)
+    lines = [f"NFG 1 R {_q(title)} {{ {names} }}", "", "{"]
+    for labels in strategies:
+        lines.append("{ " + " ".join(_q(s) for s in labels) + " }")
+    lines += ["}", _q(comment), "", "{"]
     outcome: dict[tuple[str, ...], int] = {}
     numbers = []
-    for prof in _profiles(nf.shape):
+    for prof in _profiles(T.shape[:-1]):
         key = tuple(fmt(x) for x in T[prof])
         if key not in outcome:
             outcome[key] = len(outcome) + 1
@@ -72,26 +88,28 @@ MAX_NFG_PLAYERS = 63
 
 
 def read_nfg(text: str) -> NfgGame:
-    """Parse .nfg text (outcome or payoff version) exactly; GameError ``nfg: line N: ...``
+    """Parse .nfg text exactly as Gambit 16 reads it (src/games/file.cc, ``ReadNfgFile``):
+    ``NFG 1 R`` (or ``D``), title, players, strategies as name lists or counts, an optional
+    comment, then either an outcome list and one outcome number per profile or one payoff
+    per player and profile (player 1's strategy changing fastest); empty or repeated
+    strategy names are made unique as Gambit does.  GameError ``nfg: line N: ...``
     names the line and what is wrong.  Numbers as in .efg files (games.io.efg.parse_number),
     payoffs within +-MAX_ABS_PAYOFF, outcome numbers in [0, number of outcomes] (0: the
     null outcome, payoffs 0)."""
     r = _Reader(text, "nfg")
-    r.header(("NFG", "1", "R"), "Gambit's strategic-form format, rational numbers")
+    r.header(("NFG", "1", "R"), "Gambit's strategic-form format")
     title = r.take("the title (a quoted name)", "str")
     players = r.players(MAX_NFG_PLAYERS)
     n = len(players)
     at = r.pos
-    if r.pos + 1 < r.n and r.toks[r.pos + 1] == ("sym", "{"):   # outcome version: names
-        strategies = tuple(r.braced("the strategy lists", lambda: r.names(
-            "a player's strategies", "a strategy name")))
+    if r.pos + 1 < r.n and r.toks[r.pos + 1] == ("sym", "{"):   # strategy names
+        strategies = tuple(normalize_labels(s) for s in r.braced("the strategy lists",
+                           lambda: r.names("a player's strategies", "a strategy name")))
         counts = [len(s) for s in strategies]
-        version = "outcome"
-    else:                                                           # payoff version: counts
+    else:                                                           # strategy counts
         counts = r.braced("the strategy counts",
                           lambda: r.integer("strategy count", 1, MAX_NODES))
-        strategies = ()
-        version = "payoff"
+        strategies = tuple(tuple(str(i + 1) for i in range(c)) for c in counts)
     if len(counts) != n:
         r.fail(f"{len(counts)} strategy lists for {n} players; one per player must be given",
                at)
@@ -101,7 +119,7 @@ def read_nfg(text: str) -> NfgGame:
         r.pos += 1  # the comment
     shape = tuple(counts)
     total = math.prod(shape)
-    if version == "outcome":
+    if r.peek("sym", "{"):  # Gambit's test: an outcome list, then outcome numbers
         outcomes = r.braced("the outcomes", lambda: _outcome(r, n))
         left = r.n - r.pos
         if total > left:  # checked before any list of that size is made
@@ -111,8 +129,7 @@ def read_nfg(text: str) -> NfgGame:
         for _ in range(total):
             k = r.integer("outcome", 0, len(outcomes))
             flat.append(outcomes[k - 1] if k else [sp.Integer(0)] * n)
-    else:
-        strategies = tuple(tuple(str(i + 1) for i in range(c)) for c in counts)
+    else:                   # a payoff list
         left = r.n - r.pos
         if total * n > left:
             r.fail(f"the strategies make {total} profiles, {total * n} payoffs, but {left} "
@@ -135,4 +152,4 @@ def _outcome(r: _Reader, n: int) -> list[sp.Rational]:
     return pays
 
 
-__all__ = ["NfgGame", "read_nfg", "to_nfg"]
+__all__ = ["NfgGame", "read_nfg", "to_nfg", "write_nfg"]
