@@ -256,15 +256,13 @@ def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
                             changes=np.array(changes), nash_conv=ncs, converged=conv)
 
 
-def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
-    """SB push and BB call probabilities (len(stacks), K) of the heads-up chip-EV LP
-    equilibrium at each effective stack.
+def _hu_games(model, stacks, blinds, ante):
+    """The heads-up game at every stack of ``stacks``: ``(g0, sb_set, bb_set, games)``,
+    ``games`` an iterator of the compiled games, one per stack, on the tree of ``g0``.
 
     The chip payoffs of the heads-up game are affine in the effective stack S (folds cost
     the posts; a showdown is worth (2 e - 1) S), so the game is built at two stacks, checked
-    at a third, and each stack's LP gets the interpolated payoffs on the same tree."""
-    from solvers.sequence.lp import solve_lp
-
+    at a third, and each stack gets the interpolated payoffs on the same tree."""
     s0, s1 = float(stacks[0]), float(stacks[-1]) if len(stacks) > 1 else float(stacks[0]) + 1
     g0, g1 = (jamfold_game(model, [s, s], blinds, ante) for s in (s0, s1))
     slope = (g1.payoffs - g0.payoffs) / (s1 - s0)
@@ -273,17 +271,183 @@ def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
                        g0.payoffs + slope * (mid - s0), atol=1e-9):
         raise AssertionError("heads-up jam/fold payoffs are not affine in the stack")
     cg0 = compile_game(g0)
-    K = len(model.names)
-    push, call = np.empty((len(stacks), K)), np.empty((len(stacks), K))
     sb_set = [g0.infoset_index(f"P1:{n}|") for n in model.names]
     bb_set = [g0.infoset_index(f"P2:{n}|p") for n in model.names]
-    for k, s in enumerate(tqdm(stacks, desc="stacks", disable=not progress, leave=False)):
-        cg = dataclasses.replace(cg0, payoffs=g0.payoffs + slope * (float(s) - s0), cache={})
+    games = (dataclasses.replace(cg0, payoffs=g0.payoffs + slope * (float(s) - s0), cache={})
+             for s in stacks)
+    return g0, sb_set, bb_set, games
+
+
+def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
+    """SB push and BB call probabilities (len(stacks), K) of the heads-up chip-EV LP
+    equilibrium at each effective stack (one LP per stack, see :func:`_hu_games`)."""
+    from solvers.sequence.lp import solve_lp
+
+    _, sb_set, bb_set, games = _hu_games(model, stacks, blinds, ante)
+    K = len(model.names)
+    push, call = np.empty((len(stacks), K)), np.empty((len(stacks), K))
+    for k, cg in enumerate(tqdm(games, total=len(stacks), desc="stacks",
+                                disable=not progress, leave=False)):
         sigma = solve_lp(cg).strategies
         push[k] = sigma[sb_set, 1]
         call[k] = sigma[bb_set, 1]
     return push, call
 
 
-__all__ = ["JamfoldEquilibrium", "METHODS", "TournamentValues", "hu_chart",
+# |margin| (big blinds) up to which a choice counts as indifferent against the other
+# player's LP strategy (the LP's margins of mixed hands are about 1e-15); above it the choice
+# is forced by the sign of its margin (hu_chart_faces)
+FACE_MARGIN = 1e-6
+# a face range [low, high] is *optional* when wider than this (the ranges come from LPs in
+# the indifferent hands only, scaled to unit rows: their error is about HiGHS's feasibility
+# tolerance, 1e-7)
+OPTIONAL_WIDTH = 1e-6
+# the other player's LP probability counts as 0 (1) below (above 1 minus) this
+PURE = 1e-9
+
+
+def one_level_face(cg, player: int, sigma: NDArray[np.float64], free: Sequence[int]
+                   ) -> list[tuple[float, float]]:
+    """Range ``(low, high)`` of the probability of action 1 at each information set in
+    ``free`` over all optimal strategies of ``player``, in a two-player zero-sum game where
+    each player moves once (every set's parent sequence is the empty one: the heads-up
+    jam/fold game), given an equilibrium ``sigma`` at which ``player`` is indifferent at
+    the sets ``free`` and strictly prefers one action everywhere else.
+
+    The optimal strategies are those ``x`` with ``(x, y*)`` an equilibrium for the fixed
+    optimal ``y*`` of ``sigma`` (zero-sum equilibria form a product).  ``x`` is a best
+    response to ``y*`` exactly when it keeps the strict choices and moves only at ``free``;
+    ``y*`` is a best response to ``x`` when each of the other player's sets keeps a
+    non-negative gain of action 1 over action 0 where ``y*`` plays action 1, a
+    non-positive one where it plays action 0.  The gains are linear in ``x`` (rows of the
+    sequence-form payoff matrix), so each end of a range is a small LP in ``len(free)``
+    variables, rows scaled to unit size."""
+    from scipy.optimize import linprog
+
+    from solvers.sequence.form import sequence_form
+
+    sf = sequence_form(cg)
+    other = 1 - player
+    if (sf.parent_seq != 0).any():
+        raise GameError("one_level_face needs a game where each player moves once")
+    # M: rows the other player's sequences, columns player's: the other's payoff
+    M = (sf.A[0] if other == 0 else sf.A[1].T).tocsr()
+    x = sf.realization_plan(cg, sigma, player)
+    sets = np.flatnonzero(cg.infoset_player == other)
+    one, zero = sf.seq[sets, 1], sf.seq[sets, 0]
+    G = (M[one] - M[zero]).tocsc()                 # the other's gain of action 1, per set
+    free = list(free)
+    cols = [(sf.seq[I, 1], sf.seq[I, 0]) for I in free]
+    for a1, a0 in cols:                            # x with the free sets at action 0
+        x[a0], x[a1] = x[a0] + x[a1], 0.0
+    base = G @ x
+    D = np.column_stack([(G[:, [a1]] - G[:, [a0]]).toarray().ravel() for a1, a0 in cols])
+    y1 = sigma[sets, 1]
+    scale = np.maximum(np.abs(D).max(axis=1), np.abs(base)) + 1e-300
+    D, base = D / scale[:, None], base / scale
+    ge, le = y1 > PURE, y1 < 1 - PURE              # gain >= 0 where it plays 1, <= 0 where 0
+    A_ub = np.vstack([-D[ge], D[le]])
+    b_ub = np.concatenate([base[ge], -base[le]]) + 1e-12
+    out = []
+    for k in range(len(free)):
+        ends = []
+        for sign in (1.0, -1.0):
+            c = np.zeros(len(free))
+            c[k] = sign
+            r = linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=[(0, 1)] * len(free),
+                        method="highs")
+            if r.status != 0:
+                raise AssertionError(f"the face of {cg.infoset_labels[free[k]]!r}: "
+                                     f"{r.message}")
+            ends.append(float(r.x[k]))
+        out.append((ends[0], ends[1]))
+    return out
+
+
+@dataclass(frozen=True)
+class HuChart:
+    """Result of :func:`hu_chart_faces`, arrays (len(stacks), K) in the class order of the
+    hand model.
+
+    ``push``/``call``: the LP's probabilities; ``push_margin``/``call_margin``: EV(push) -
+    EV(fold) of the small blind's hand, EV(call) - EV(fold) of the big blind's hand facing a
+    push, in big blinds, against the other player's LP strategy; ``push_low``/``push_high``
+    (``call_low``/``call_high``): the range of the probability over *all* optimal
+    strategies of its player (the optimal face).  A choice is *forced* where the range is
+    [1, 1], *excluded* where it is [0, 0], *optional* where it is wider than
+    OPTIONAL_WIDTH, and uniquely mixed otherwise (:meth:`optional`).  ``face_cells``:
+    how many choices needed the face LPs."""
+
+    stacks: NDArray[np.float64]
+    push: NDArray[np.float64]
+    call: NDArray[np.float64]
+    push_margin: NDArray[np.float64]
+    call_margin: NDArray[np.float64]
+    push_low: NDArray[np.float64]
+    push_high: NDArray[np.float64]
+    call_low: NDArray[np.float64]
+    call_high: NDArray[np.float64]
+    face_cells: int
+
+    def optional(self, which: str) -> NDArray[np.bool_]:
+        """(len(stacks), K): where pushing (``which="push"``) or calling is optional."""
+        lo, hi = (self.push_low, self.push_high) if which == "push" else \
+            (self.call_low, self.call_high)
+        return hi - lo > OPTIONAL_WIDTH
+
+
+def hu_chart_faces(model, stacks, blinds, ante: float = 0.0,
+                   progress: bool = False) -> HuChart:
+    """:func:`hu_chart` with every choice's margin and its range over the optimal face.
+
+    The margins are the owner's conditional action values (:func:`solvers.qre.core.
+    action_values`: EV given the hand, and for the big blind given the push) against the
+    LP's strategy of the other player, divided by the big blind.
+
+    A choice with ``|margin| > FACE_MARGIN`` is forced by the sign of its margin, exactly:
+    in a zero-sum game every optimal strategy ``x`` of a player is a best response to
+    *every* optimal strategy ``y*`` of the other (``v = min_y x A y <= x A y* <= max_x' x'
+    A y* = v``), so ``x`` puts probability 0 on an action that loses against ``y*`` at a
+    set ``x`` reaches: a strict margin against the one ``y*`` the LP returned excludes the
+    worse action from the whole face.  (Every small-blind hand is dealt with positive
+    probability, and a big-blind hand facing a push is reached whenever the small blind
+    pushes a hand it does not block.)  A choice with margin 0 against ``y*`` may still be
+    forced (a uniquely mixed hand is indifferent), so the indifferent choices (one or two a
+    stack) get :func:`one_level_face`, small LPs in those choices only.  (The general
+    optimal-face LPs, :func:`solvers.sequence.face.optimal_face_ranges`, give the same
+    ranges widened by their value slack: up to 0.035 near a breakpoint, where the value
+    hardly changes along the face; and they cost about 1 s a stack.)
+    """
+    from solvers.qre.core import action_values
+    from solvers.sequence.lp import solve_lp
+
+    _, sb_set, bb_set, games = _hu_games(model, stacks, blinds, ante)
+    n, K = len(stacks), len(model.names)
+    out = {k: np.empty((n, K)) for k in ("push", "call", "push_margin", "call_margin",
+                                          "push_low", "push_high", "call_low", "call_high")}
+    cells_done = 0
+    for k, cg in enumerate(tqdm(games, total=n, desc="stacks", disable=not progress,
+                                leave=False)):
+        res = solve_lp(cg)
+        v = action_values(cg, res.strategies)
+        todo = []
+        for key, sets in (("push", sb_set), ("call", bb_set)):
+            m = (v[sets, 1] - v[sets, 0]) / float(blinds[1])
+            out[key][k] = res.strategies[sets, 1]
+            out[f"{key}_margin"][k] = m
+            out[f"{key}_low"][k] = np.where(m > FACE_MARGIN, 1.0, 0.0)
+            out[f"{key}_high"][k] = np.where(m >= -FACE_MARGIN, 1.0, 0.0)
+            todo += [(key, i, sets[i]) for i in np.flatnonzero(np.abs(m) <= FACE_MARGIN)]
+        for key, player in (("push", 0), ("call", 1)):
+            cells = [(i, I) for k2, i, I in todo if k2 == key]
+            if cells:
+                ranges = one_level_face(cg, player, res.strategies, [I for _, I in cells])
+                for (i, _), (lo, hi) in zip(cells, ranges):
+                    out[f"{key}_low"][k, i], out[f"{key}_high"][k, i] = lo, hi
+            cells_done += len(todo)
+    return HuChart(stacks=np.asarray(stacks, dtype=np.float64), face_cells=cells_done, **out)
+
+
+__all__ = ["FACE_MARGIN", "HuChart", "JamfoldEquilibrium", "METHODS", "OPTIONAL_WIDTH",
+           "PURE", "TournamentValues", "hu_chart", "hu_chart_faces", "one_level_face",
            "jamfold_equilibrium", "ranges", "stack_states", "tournament_values"]

@@ -16,6 +16,16 @@ exceeds 1/2; JSON keys ``push`` and ``call`` map each class to its list of ``[lo
 intervals of played stacks, and ``push_mixed``/``call_mixed`` list ``[stack, probability]``
 where the equilibrium found mixes (then a class near its threshold may show short
 intervals: a mixing zone, not a gap; a gap is a run of pure folds between pure pushes).
+``push_margin_bb``/``call_margin_bb`` map each class to its EV margin at every stack of
+``stacks`` (big blinds: EV(push) - EV(fold) of the small blind's hand, EV(call) - EV(fold)
+of the big blind's hand facing a push, against the other player's LP strategy); a choice is
+forced where its margin is not 0 (over *all* optimal strategies,
+:func:`solvers.tournament.hu_chart_faces`); ``push_optional``/``call_optional`` list
+``[stack, low, high]`` where the probability can move over the optimal face (none on the
+default grid: every cell is forced, or uniquely mixed); ``push_near``/``call_near`` list
+``[stack, margin]`` where ``|margin| < --margin`` (default 0.01 bb): near-indifferent
+cells (the plot outlines the classes near-indifferent away from their thresholds,
+:func:`figures.tournament.chart.near_classes`, and hatches optional ones).
 
 Hand classes, deal probabilities and heads-up equities come from the 169-class table
 (:mod:`games.preflop`); 3 or more all-in hands need a multiway equity provider."""
@@ -66,6 +76,10 @@ def add_arguments(p) -> None:
     p.add_argument("--step", default="0.1", help="chart: stack step (default 0.1)")
     p.add_argument("--plot", default=None, metavar="FILE",
                    help="chart: also draw the two 13x13 threshold heatmaps to FILE (.png, .pdf)")
+    p.add_argument("--margin", default="0.01", metavar="BB",
+                   help="chart: a choice whose EV margin over the other choice is below BB "
+                        "big blinds is near-indifferent (listed, outlined in the plot; "
+                        "default 0.01)")
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -229,9 +243,8 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t, model="sampled"
     return 0
 
 
-def _intervals(grid_stacks, played) -> list[list[float]]:
-    from figures.tournament.chart import intervals
-    return intervals(grid_stacks, played)
+def _count(table: dict) -> int:
+    return sum(len(v) for v in table.values())
 
 
 # One LP per stack of a chart (about 0.05 s each): --force lifts MAX_CHART_STACKS, never
@@ -279,40 +292,45 @@ def _run_chart(args, blinds, ante) -> int:
     from games.preflop.classes import grid_cell
     from games.tournament import hands
     from games.tournament.jamfold import MAX_DEPTH
-    from solvers.tournament import hu_chart
+    from figures.tournament.chart import chart_tables
+    from solvers.tournament import hu_chart_faces
 
     plot = None if args.plot is None else check_plot_file(args.plot)
     step = parse_float(args.step, "step", low=0, low_open=True)
     top = parse_float(args.max_stack, "max-stack", low=0, low_open=True,
                       high=MAX_DEPTH * blinds[1])
     grid = chart_stacks(top, step, blinds[1] + ante, getattr(args, "force", False))
+    near_bb = parse_float(args.margin, "margin", low=0)
     start = time.perf_counter()
     model = hands.preflop_model()
-    push, call = hu_chart(model, grid, blinds, ante, progress=not args.json)
+    ch = hu_chart_faces(model, grid, blinds, ante, progress=not args.json)
     seconds = time.perf_counter() - start
     names = [args.hand] if args.hand else list(model.names)
-    idx = [model.names.index(h) for h in names]
-    res = {"push": {h: _intervals(grid, push[:, i] > 0.5) for h, i in zip(names, idx)},
-           "call": {h: _intervals(grid, call[:, i] > 0.5) for h, i in zip(names, idx)}}
-    for key, probs in (("push", push), ("call", call)):     # where the LP's choice mixes
-        res[f"{key}_mixed"] = {h: [[float(grid[k]), round(float(probs[k, i]), 6)]
-                                   for k in np.flatnonzero((probs[:, i] > 1e-6)
-                                                           & (probs[:, i] < 1 - 1e-6))]
-                               for h, i in zip(names, idx)}
-        res[f"{key}_mixed"] = {h: v for h, v in res[f"{key}_mixed"].items() if v}
+    res = chart_tables(ch, names, [model.names.index(h) for h in names], near_bb)
     if plot is not None:
-        from figures.tournament.chart import chart_figure
+        from figures.tournament.chart import chart_figure, near_classes
+        tables = {**res, "stacks": grid.tolist()}
         res["plot"] = str(chart_figure(plot, res["push"], res["call"],
-                                       {h: grid_cell(h) for h in names}, float(grid[-1])))
+                                       {h: grid_cell(h) for h in names}, float(grid[-1]),
+                                       optional={k: set(res[f"{k}_optional"]) for k in
+                                                 ("push", "call")},
+                                       near={k: near_classes(tables, k) for k in
+                                             ("push", "call")}, margin_bb=near_bb))
     if args.json:
         emit_json({**res, "blinds": blinds, "ante": ante, "stacks": grid.tolist(),
-                   "seconds": seconds})
+                   "margin_threshold_bb": near_bb, "seconds": seconds})
         return 0
     print(f"heads-up jam/fold chart, blinds {blinds}, ante {ante:g}, stacks {grid[0]:g} to "
           f"{grid[-1]:g} step {step:g} ({seconds:.1f} s); intervals in big blinds")
+    print(f"optional: pushing {_count(res['push_optional'])}, calling "
+          f"{_count(res['call_optional'])} (hand, stack) cells; near-indifferent (|margin| < "
+          f"{near_bb:g} bb, marked ~): pushing {_count(res['push_near'])}, calling "
+          f"{_count(res['call_near'])}")
     for h in names:
         fmt = lambda iv: ", ".join(f"{a:g}-{b:g}" for a, b in iv) or "-"  # noqa: E731
-        print(f"{h:>4}  push {fmt(res['push'][h]):<28} call {fmt(res['call'][h])}")
+        mark = lambda key: "~" if h in res[f"{key}_near"] else " "  # noqa: E731
+        print(f"{h:>4}  push{mark('push')}{fmt(res['push'][h]):<28} call{mark('call')}"
+              f"{fmt(res['call'][h])}")
     if plot is not None:
         print(f"wrote {res['plot']}")
     return 0
