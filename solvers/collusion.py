@@ -15,12 +15,18 @@ rotates every hand (the paper's assumption): hand 1 seats A, B, C at 1, 2, 3; ha
 B, C, A; hand 3 seats C, A, B; so the colluders sit at seats (1, 2), (1, 3) and (2, 3), each
 arrangement with its own collusion game and equilibrium, while the no-collusion equilibrium
 is shared.  Payoffs are per hand, averaged over the three hands, ordered (C, A, B).
+
+Every game is solved by a ``solve`` callback: CFR+ to a NashConv (equilibrium), or the
+paper's own fictitious play stopped at its epsilon (``iterative_solver("paper-fp",
+epsilon=...)``, :func:`solvers.learning.paper_fp.paper_fictitious_play`), the way the
+paper's Tables 2-6 and 8 were computed.
 """
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,10 +35,30 @@ from tqdm.auto import tqdm
 from games import CompiledGame, Game, GameError, compile_game
 from games.strategy import check_strategy
 
-from solvers.evaluation import check_player, expected_payoffs
+from solvers.evaluation import check_player, expected_payoffs, regrets
+
+
+class Solved(NamedTuple):
+    """What :func:`iterative_solver`'s callbacks return: the ``strategy``, its ``nash_conv``
+    (sum of the players' regrets) and ``max_regret`` (the largest), the ``iterations`` run
+    (None where unknown, e.g. a cached profile) and whether the solver's stopping rule was
+    met (``converged``) before the cap."""
+
+    strategy: NDArray[np.float64]
+    nash_conv: float
+    max_regret: float
+    iterations: int | None
+    converged: bool
+
 
 Make = Callable[[str | None, tuple[int, int] | None], Game]
-Solve = Callable[[CompiledGame], tuple[NDArray[np.float64], float]]
+# a solve returns (profile, nash_conv), or a Solved (whose first two fields are those)
+Solve = Callable[[CompiledGame], "tuple[NDArray[np.float64], float] | Solved"]
+METHODS = ("cfr+", "fp", "paper-fp")
+# the paper's fictitious play measures its regret every PAPER_FP_CHECK iterations and
+# replays the last window one check per iteration (paper_fictitious_play's check_every):
+# the Java's stopping iteration, at about 3/4 of the time of a check every iteration
+PAPER_FP_CHECK = 25
 
 # Seats (1-based) of A, B, C in the three hands of a dealer rotation.
 ROTATION: tuple[dict[str, int], ...] = ({"A": 1, "B": 2, "C": 3}, {"A": 3, "B": 1, "C": 2},
@@ -57,7 +83,9 @@ class CollusionPayoffs:
     """Payoffs per hand, averaged over the dealer rotation, each ordered (C, A, B).
 
     ``nash_conv`` holds the NashConv of every solve: ``"none"`` for the no-collusion game and
-    ``"1,2"`` ... for the collusion game with the colluders at those seats."""
+    ``"1,2"`` ... for the collusion game with the colluders at those seats; ``max_regret``,
+    ``iterations`` and ``converged`` the same keys where the solve returns a :class:`Solved`
+    (else empty)."""
 
     kind: str
     public: NDArray[np.float64]
@@ -66,23 +94,64 @@ class CollusionPayoffs:
     arrangements: tuple[Arrangement, ...]
     nash_conv: dict[str, float]
     seconds: float
+    max_regret: dict[str, float] = field(default_factory=dict)
+    iterations: dict[str, int] = field(default_factory=dict)
+    converged: dict[str, bool] = field(default_factory=dict)
+
+
+def check_epsilon(epsilon: float, game: Game | CompiledGame | None = None) -> float:
+    """The paper's epsilon (a bound on the largest single-player regret) as a float in
+    ``(0, span)``, ``span`` the ``game``'s payoff range (largest minus smallest payoff of a
+    player, a bound on any regret: a larger epsilon stops at the uniform start); GameError
+    (one line) otherwise."""
+    span = math.inf
+    if game is not None:
+        u = np.asarray(game.payoffs, dtype=np.float64)
+        span = float((u.max(axis=0) - u.min(axis=0)).max()) if u.size else 0.0
+    try:
+        eps = math.nan if isinstance(epsilon, bool) else float(epsilon)
+    except (TypeError, ValueError):
+        eps = math.nan
+    if not 0 < eps < span:  # NaN and inf fail too
+        why = "" if math.isinf(span) else (" (a regret is below the game's payoff range; a "
+                                           "larger epsilon stops at the uniform start)")
+        text = f"{epsilon:g}" if isinstance(epsilon, (int, float)) and \
+            not isinstance(epsilon, bool) else repr(epsilon)
+        raise GameError(f"epsilon={text} is outside the allowed range (0, {span:g}){why}")
+    return eps
 
 
 def iterative_solver(method: str = "cfr+", tol: float | None = 0.01, iterations: int = 10_000,
-                     progress: bool = False) -> Solve:
-    """A ``solve`` callback running CFR+ (``"cfr+"``) or fictitious play (``"fp"``) until
-    NashConv <= ``tol`` or ``iterations``."""
-    if method not in ("cfr+", "fp"):
-        raise GameError(f"unknown method {method!r}; allowed: cfr+, fp")
+                     progress: bool = False, *, epsilon: float | None = None) -> Solve:
+    """A ``solve`` callback returning :class:`Solved`: CFR+ (``"cfr+"``) or fictitious play
+    (``"fp"``) until NashConv <= ``tol`` or ``iterations``; or the paper's fictitious play
+    (``"paper-fp"``, Mercer's ``Strategies.nes``: uniform start, ``1/(t+1)`` averaging per
+    information set) until the largest single-player regret is below ``epsilon`` (default
+    0.01, the paper's "0.01-equilibrium") or ``iterations`` (``tol`` unused)."""
+    if method not in METHODS:
+        raise GameError(f"unknown method {method!r}; allowed: {', '.join(METHODS)}")
+    if method == "paper-fp":
+        epsilon = check_epsilon(0.01 if epsilon is None else epsilon)
+    elif epsilon is not None:
+        raise GameError(f"epsilon={epsilon!r} is allowed with method 'paper-fp' only; "
+                        f"{method} stops at tol")
 
-    def solve(cg: CompiledGame) -> tuple[NDArray[np.float64], float]:
+    def solve(cg: CompiledGame) -> Solved:
+        if method == "paper-fp":
+            from solvers.learning.paper_fp import paper_fictitious_play
+            res = paper_fictitious_play(cg, epsilon, max_iterations=iterations,
+                                        check_every=PAPER_FP_CHECK)
+            return Solved(res.strategy, float(res.nash_conv), float(res.regrets.max()),
+                          int(res.iterations), bool(res.max_regret < epsilon))
         if method == "cfr+":
             from solvers.learning.cfr_plus import cfr
             res = cfr(cg, iterations=iterations, tol=tol, progress=progress)
         else:
             from solvers.learning.fictitious_play import fictitious_play
             res = fictitious_play(cg, iterations=iterations, tol=tol, progress=progress)
-        return res.strategy, float(res.nash_conv)
+        reg = regrets(cg, res.strategy, check=False)
+        return Solved(res.strategy, float(res.nash_conv), float(reg.max()),
+                      int(res.iterations), bool(res.converged))
     return solve
 
 
@@ -146,19 +215,27 @@ def collusion_payoffs(make: Make, kind: str, solve: Solve | None = None, *,
     gc = _compiled(make(kind, pairs[0]), "collusion ")
     bar = tqdm(total=1 + len(ROTATION), desc=f"collusion ({kind})", disable=not progress,
                leave=False, unit="solve")
+    ncs: dict[str, float] = {}
+    extra: dict[str, dict] = {"max_regret": {}, "iterations": {}, "converged": {}}
+
+    def solved(cg: CompiledGame, key: str) -> tuple[NDArray[np.float64], float]:
+        r = solve(cg)
+        ncs[key] = float(r[1])
+        if isinstance(r, Solved):
+            for name, d in extra.items():
+                d[key] = getattr(r, name)
+        return r[0], float(r[1])
     try:
-        s0, nc0 = solve(g0)
+        s0, _ = solved(g0, "none")
         bar.update(1)
-        ncs = {"none": float(nc0)}
         rows = []
         for k, (seats, pair) in enumerate(zip(ROTATION, pairs)):
             if k:
                 gc = _compiled(make(kind, pair), "collusion ")
-            sc, ncc = solve(gc)
+            sc, ncc = solved(gc, f"{pair[0]},{pair[1]}")
             c = seats["C"] - 1
             private = transplant(gc, sc, g0, s0, c)
             suspicious = transplant(g0, s0, gc, sc, c)
-            ncs[f"{pair[0]},{pair[1]}"] = float(ncc)
             rows.append(Arrangement(
                 seats=dict(seats), colluders=pair,
                 public=_by_role(expected_payoffs(gc, sc), seats),
@@ -173,4 +250,27 @@ def collusion_payoffs(make: Make, kind: str, solve: Solve | None = None, *,
         return np.mean([getattr(r, case) for r in rows], axis=0)
     return CollusionPayoffs(kind=kind, public=mean("public"), private=mean("private"),
                             suspicious=mean("suspicious"), arrangements=tuple(rows),
-                            nash_conv=ncs, seconds=time.perf_counter() - start)
+                            nash_conv=ncs, seconds=time.perf_counter() - start, **extra)
+
+
+def record(res: CollusionPayoffs, game: str, method: str, tol: float | None = None,
+           epsilon: float | None = None) -> dict:
+    """``res`` as the ``collusion`` command's JSON object (the same keys for every method):
+    ``tol`` (NashConv target of cfr+ and fp) or ``epsilon`` (paper-fp's regret bound) is
+    None where unused; ``nash_conv``, ``max_regret``, ``iterations`` map every solve
+    (``"none"``, ``"1,2"``, ...) to its value; ``converged``: every solve met its rule."""
+    conv = (all(res.converged.values()) if res.converged else
+            all(v <= tol for v in res.nash_conv.values()) if tol is not None else None)
+    return {"game": game, "kind": res.kind, "method": method, "tol": tol, "epsilon": epsilon,
+            "players": list(ORDER),
+            "public": [float(x) for x in res.public],
+            "private": [float(x) for x in res.private],
+            "suspicious": [float(x) for x in res.suspicious],
+            "nash_conv": res.nash_conv, "max_regret": res.max_regret,
+            "iterations": res.iterations, "converged": conv,
+            "seats": [r.seats for r in res.arrangements],
+            "hands": [{"seats": r.seats, "colluders": list(r.colluders),
+                       "public": r.public.tolist(), "private": r.private.tolist(),
+                       "suspicious": r.suspicious.tolist(), "nash_conv": r.nash_conv}
+                      for r in res.arrangements],
+            "seconds": res.seconds}

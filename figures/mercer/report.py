@@ -25,7 +25,7 @@ EXPLANATIONS = """\
 | 2 (2P-MMH, first bet) | the paper's FP stopped at max regret 0.01 | 0.04 points | FP's stopping point: the LP face is a single point in most cells and sits up to 15.6 points away (player 1, 25 and 26) |
 | 3 (2P-MMH, post-flop with 45) | the paper's FP stopped at max regret 0.01 | 0.05 points | FP's stopping point: the face misses printed cells by up to 26.9 points (player 2 on flop 36) |
 | 4-6 (3P-MMH) | the paper's FP stopped at max regret 0.1 (its `run.sh`) | 0.27 points | an error in the paper: its tables come from the run stopped at epsilon 0.1, not 0.01; at 0.01 its own FP moves up to 23 points, and CFR+ equilibria from 11 starts (spread at most 7 points, under 2 in most cells) are 15-24 points away |
-| 7 (3P-MMH collusion payoffs) | CFR+ to NashConv 0.002 | n/a (cells withheld) | -- |
+| 7 (3P-MMH collusion payoffs) | CFR+ to NashConv 0.002, and the paper's FP stopped at epsilon 0.1 (and 0.01 where computed) on all four games of each kind | n/a (cells withheld) | the stopping point: at 0.1 (NashConv 0.14-0.23) strong collusion costs C 0.142 (public) and 0.165 (private) against 0.060 and 0.087 at equilibrium, and weak collusion is insignificant only at 0.1 (section "Table 7") |
 | 8 top (= Tables 5, 6 cells) | as Tables 5-6 | 0.27 points | as Tables 4-6 |
 | 8 bottom (weak collusion 1, 2) | the paper's FP stopped at max regret 0.1 on the collusion game (176 iterations) | 0.28 points | as Tables 4-6: the paper's FP at its `run.sh` epsilon 0.1; CFR+ from 3 starts is far from several cells |
 
@@ -44,7 +44,9 @@ The deviations of 0.27-0.28 points under "FP to 0.1" are all cells printed 100 w
 run has 99.7 (a pure choice still carrying the uniform start's weight 1/(2t) after t
 iterations), i.e. the paper rounds those cells; every other cell agrees to its printed
 digit.  Payoffs: the two-player values (LP 0.104194 and 0.419302 for player 2) and the
-3P-SMH payoffs are discussed in the sections; Table 7's cells are withheld from our copy.
+3P-SMH payoffs are discussed in the sections; Table 7's cells are withheld from our copy,
+and its section shows every kind three ways (equilibrium, the paper's FP at 0.1 and 0.01)
+with what the differences mean for the paper's conclusions about collusion.
 
 Colluder count (the paper's open question, section "colluders" below; 5P-SMH solved on
 its exactly collapsed tree, 20 CFR+ iterations, NashConv 0.008-0.049): strong collusion

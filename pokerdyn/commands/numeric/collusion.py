@@ -4,7 +4,10 @@ hand, averaged over the rotation, the non-colluder C first.
 
 GAME is a spec of a 3-player game whose factory takes the options ``collusion`` and
 ``colluders`` (e.g. ``mercer-mmh(players=3)``); the command builds the no-collusion game and
-one collusion game per seating of the colluders, and solves each."""
+one collusion game per seating of the colluders, and solves each: by CFR+ or fictitious play
+to a NashConv (``--tol``), or by the paper's own fictitious play stopped once the largest
+single-player regret is below ``--epsilon`` (``--method paper-fp``, as the paper computed its
+Tables 2-6 and 8)."""
 from __future__ import annotations
 
 from pokerdyn.commands.common import check_solver_work, emit_json, int_arg, parse_float
@@ -17,10 +20,15 @@ def add_arguments(p) -> None:
     p.add_argument("--kind", required=True, choices=KINDS,
                    help="strong (colluders see each other's cards), weak (win sharing) or "
                         "pot (pot sharing)")
-    p.add_argument("--method", default="cfr+", choices=("cfr+", "fp"),
-                   help="solver of every game (default cfr+)")
-    p.add_argument("--tol", default="0.01", help="stop each solve when NashConv <= TOL "
-                                                 "(default 0.01)")
+    p.add_argument("--method", default="cfr+", choices=("cfr+", "fp", "paper-fp"),
+                   help="solver of every game (default cfr+); paper-fp: the paper's "
+                        "fictitious play (Mercer's Strategies.nes) stopped at --epsilon")
+    p.add_argument("--tol", default=None, help="cfr+ and fp: stop each solve when NashConv "
+                                               "<= TOL (default 0.01)")
+    p.add_argument("--epsilon", default=None,
+                   help="paper-fp: stop each solve when the largest single-player regret is "
+                        "below EPSILON, in (0, the game's payoff range) (default 0.01, the "
+                        "paper's 0.01-equilibrium; its tables used 0.1)")
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=10_000,
                    help="iteration cap of each solve (default 10000)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -53,41 +61,53 @@ def game_maker(spec: str):
 
 
 def run(args) -> int:
-    from solvers.collusion import ORDER, ROTATION, collusion_payoffs, iterative_solver
+    from games import GameError
+    from games.errors import shown
+    from solvers.collusion import (ROTATION, check_epsilon, collusion_payoffs,
+                                   iterative_solver, record)
 
-    tol = parse_float(args.tol, "tol", low=0, low_open=True)
+    paper = args.method == "paper-fp"
+    if paper and args.tol is not None:
+        raise GameError(f"--tol={shown(args.tol)} is not allowed with --method paper-fp (it stops "
+                        "at --epsilon); allowed with cfr+ and fp")
+    if not paper and args.epsilon is not None:
+        raise GameError(f"--epsilon={shown(args.epsilon)} is allowed with --method paper-fp only; "
+                        f"{args.method} stops at --tol")
+    tol = eps = None
+    if paper:
+        eps = parse_float("0.01" if args.epsilon is None else args.epsilon, "epsilon", low=0,
+                          low_open=True)
+    else:
+        tol = parse_float("0.01" if args.tol is None else args.tol, "tol", low=0,
+                          low_open=True)
     make_any = game_maker(args.game)
     base = make_any(None, None)
-    # every solve (the game without collusion and one per seating), before any runs
-    check_solver_work(args, [args.method], args.iterations, base.n_nodes,
+    if paper:  # the upper end needs the game: a regret is below its payoff range
+        eps = check_epsilon(eps, base)
+    # every solve (the game without collusion and one per seating), before any runs; the
+    # paper's fictitious play costs what fictitious play does per iteration
+    check_solver_work(args, ["fp" if paper else args.method], args.iterations, base.n_nodes,
                       runs=1 + len(ROTATION))
 
     def make(collusion, colluders):  # the game without collusion built once
         return base if collusion is None else make_any(collusion, colluders)
 
-    solve = iterative_solver(args.method, tol, args.iterations, progress=not args.json)
+    solve = iterative_solver(args.method, tol, args.iterations, progress=not args.json,
+                             epsilon=eps)
     res = collusion_payoffs(make, args.kind, solve, progress=not args.json)
-    out = {"game": base.name, "kind": args.kind, "method": args.method,
-           "tol": tol, "players": list(ORDER),
-           "public": [float(x) for x in res.public],
-           "private": [float(x) for x in res.private],
-           "suspicious": [float(x) for x in res.suspicious],
-           "nash_conv": res.nash_conv,
-           "converged": all(v <= tol for v in res.nash_conv.values()),
-           "seats": [r.seats for r in res.arrangements],
-           "hands": [{"seats": r.seats, "colluders": list(r.colluders),
-                      "public": r.public.tolist(), "private": r.private.tolist(),
-                      "suspicious": r.suspicious.tolist(), "nash_conv": r.nash_conv}
-                     for r in res.arrangements],
-           "seconds": res.seconds}
+    out = record(res, base.name, args.method, tol, eps)
     if args.json:
         emit_json(out)
         return 0
-    print(f"{out['game']}  collusion={args.kind}  method={args.method}  tol={tol:g}  "
+    stop = f"epsilon={eps:g}" if paper else f"tol={tol:g}"
+    print(f"{out['game']}  collusion={args.kind}  method={args.method}  {stop}  "
           f"time={res.seconds:.2f}s  (payoff per hand, dealer rotating)")
     print(f"{'':<12}{'C (victim)':>12}{'A':>12}{'B':>12}")
     for case in ("public", "private", "suspicious"):
         print(f"{case:<12}" + "".join(f"{x:>+12.5f}" for x in out[case]))
     print("NashConv: " + "  ".join(f"{'no collusion' if k == 'none' else 'colluders ' + k}"
                                    f"={v:.2e}" for k, v in res.nash_conv.items()))
+    if paper:
+        print("iterations: " + "  ".join(f"{k}={v}" for k, v in res.iterations.items())
+              + ("" if out["converged"] else "  (not all below epsilon: raise --iterations)"))
     return 0
