@@ -332,6 +332,7 @@ def load_openspiel(spec: Any, progress: bool = False, cache: bool = True,
     path = cache_path(name) if cache else None
     data = _load(path) if path is not None and path.exists() else None
     if data is None:
+        _refuse_far_too_big(game, int(max_nodes))
         data = _traverse(game, int(max_nodes), progress, _has_rewards(game))
         if path is not None:
             try:
@@ -345,6 +346,17 @@ def load_openspiel(spec: Any, progress: bool = False, cache: bool = True,
         PREFIX + name, int(meta["n_players"]), arr["kind"], arr["parent"], arr["edge"],
         arr["player"], arr["infoset"], infosets, arr["chance_prob"], arr["payoffs"],
         description=f"OpenSpiel game {name} (imported from pyspiel)")
+
+
+def _refuse_far_too_big(game, max_nodes: int) -> None:
+    """GameError at once when the seeded estimate (:func:`estimate_openspiel`, about a
+    second) is over ten times ``max_nodes``, instead of walking ``max_nodes`` histories
+    (minutes) before the walk's own limit stops it; the factor leaves the estimator's
+    spread to the walk, which stays the exact test."""
+    est = estimate_openspiel(game)
+    if est.nodes > 10 * max_nodes:
+        raise GameError(f"OpenSpiel game {game} has about {est.nodes:.3g} histories "
+                        f"(estimated); the limit max_nodes is {max_nodes:,}")
 
 
 def estimate_openspiel(spec: Any, probes: int = 500, seed: int = 0,
