@@ -272,13 +272,25 @@ def load_game(name: str, **options: Any) -> Game:
 NOTICE_AFTER_S = 1.0  # long steps (a large game's build) say so on stderr after this
 
 
+def stderr_is_terminal() -> bool:
+    """Whether stderr is a terminal (where the CLI's notices go)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
 def with_notice(what: str, work: Callable[[], Any], summary: Callable[[Any], str]) -> Any:
     """``work()``; when it runs longer than NOTICE_AFTER_S, one line ``what ...`` on stderr
     (from a timer thread, so quick work prints nothing), then ``what: summary(result) in
-    T s`` when done.  Library code prints nothing: the CLI wraps its long steps in this."""
+    T s`` when done.  Library code prints nothing: the CLI wraps its long steps in this.
+    Only on a terminal: where stderr is a file or a pipe (a script, a test), a step slowed
+    by a loaded machine must not add lines before a one-line error."""
     import threading
     import time
 
+    if not stderr_is_terminal():
+        return work()
     shown = threading.Event()
 
     def notice():
