@@ -50,6 +50,7 @@ from games.tree import (CHANCE, DECISION, TERMINAL, Game, GameError, Infoset, ch
 
 PREFIX = "openspiel:"
 MAX_NODES = 20_000_000
+ESTIMATE_AFTER = 100_000  # histories walked before a far-too-big game is estimated
 """Default size limit (histories, i.e. tree nodes) of :func:`load_openspiel`."""
 _FORMAT = 1  # bump when the cached arrays change meaning
 
@@ -227,6 +228,8 @@ def _traverse(game, max_nodes: int, progress: bool, rewards: bool = False) -> di
             raise GameError(f"OpenSpiel game {game} has a node with player id {cp} "
                             "(simultaneous or mean-field); only sequential games can be loaded")
         n += 1
+        if n == ESTIMATE_AFTER and max_nodes > ESTIMATE_AFTER:
+            _refuse_far_too_big(game, max_nodes)
         if n > max_nodes:
             raise GameError(f"OpenSpiel game {game} has more than {max_nodes:,} histories "
                             f"(the limit max_nodes); pass a larger max_nodes to load it")
@@ -332,7 +335,6 @@ def load_openspiel(spec: Any, progress: bool = False, cache: bool = True,
     path = cache_path(name) if cache else None
     data = _load(path) if path is not None and path.exists() else None
     if data is None:
-        _refuse_far_too_big(game, int(max_nodes))
         data = _traverse(game, int(max_nodes), progress, _has_rewards(game))
         if path is not None:
             try:
@@ -349,14 +351,15 @@ def load_openspiel(spec: Any, progress: bool = False, cache: bool = True,
 
 
 def _refuse_far_too_big(game, max_nodes: int) -> None:
-    """GameError at once when the seeded estimate (:func:`estimate_openspiel`, about a
-    second) is over ten times ``max_nodes``, instead of walking ``max_nodes`` histories
-    (minutes) before the walk's own limit stops it; the factor leaves the estimator's
-    spread to the walk, which stays the exact test."""
+    """GameError when the seeded estimate (:func:`estimate_openspiel`, about a second) is
+    over ten times ``max_nodes``: the walk asks after ESTIMATE_AFTER histories, instead of
+    walking ``max_nodes`` (minutes) before its own limit stops it; the factor leaves the
+    estimator's spread to the walk, which stays the exact test."""
     est = estimate_openspiel(game)
     if est.nodes > 10 * max_nodes:
-        raise GameError(f"OpenSpiel game {game} has about {est.nodes:.3g} histories "
-                        f"(estimated); the limit max_nodes is {max_nodes:,}")
+        raise GameError(f"OpenSpiel game {game} has more than {max_nodes:,} histories "
+                        f"(about {est.nodes:.3g}, estimated; the limit max_nodes); pass a "
+                        "larger max_nodes to load it")
 
 
 def estimate_openspiel(spec: Any, probes: int = 500, seed: int = 0,
