@@ -164,7 +164,7 @@ def optimal_face_ranges(cg: CompiledGame, cells: Sequence[tuple[int, int]],
             raise GameError(f"action {action} is outside [0, {int(cg.n_actions[infoset]) - 1}] "
                             f"at information set {cg.infoset_labels[infoset]!r}")
     if value is None:
-        value = solve_lp(cg).value
+        value = solve_lp(cg, exact=False).value  # the faces are float LPs (tol)
     programs: dict[int, _FaceLP] = {}
     seen_lo, seen_hi = [np.inf] * len(cells), [-np.inf] * len(cells)
     out = []

@@ -7,10 +7,16 @@ every information set ``I``, the sum of ``x`` over ``I``'s actions equals ``x`` 
 parent sequence (the owner's last action before ``I``; unique under perfect recall).  The
 payoff matrices ``A[p][s1, s2]`` sum chance reach times ``p``'s payoff over the terminals
 reached by the sequence pair ``(s1, s2)``, so ``x^T A[p] y`` is ``p``'s expected payoff.
+
+:func:`exact_sequence_form` holds the same payoff matrices in rationals, built from the game's
+own exact payoffs and chance probabilities (sympy Rationals of a .efg file, or a builder's
+expressions at the exact parameter values), never from the float matrices: a product of two
+floats such as ``0.1 * 50`` is no longer the rational it stood for.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sps
@@ -130,4 +136,129 @@ def sequence_form(cg: CompiledGame) -> SequenceForm:
     return got
 
 
-__all__ = ["SequenceForm", "sequence_form"]
+@dataclass(frozen=True, eq=False)
+class ExactSequenceForm:
+    """The sequence-form payoffs in rationals, sparse: ``A[p]`` maps ``(s1, s2)`` to player
+    ``p``'s chance-weighted payoff of the pair (entries that are 0 left out), ``reach`` to the
+    chance reach of its terminals; ``payoffs``: the exact terminal payoffs (rows of
+    ``cg.payoffs``); ``constant``: the payoff sum when it is the same at every terminal, else
+    None (a constant-sum game)."""
+
+    A: tuple[dict[tuple[int, int], Fraction], dict[tuple[int, int], Fraction]]
+    reach: dict[tuple[int, int], Fraction]
+    payoffs: tuple[tuple[Fraction, ...], ...]
+    constant: Fraction | None
+    shape: tuple[int, int]
+
+    def dense(self, which) -> NDArray:
+        """``A[p]`` (``which`` = p) or ``reach`` (``which`` = "reach") as a dense object array."""
+        S = self.reach if which == "reach" else self.A[which]
+        out = np.empty(self.shape, dtype=object)
+        out[:, :] = Fraction(0)
+        for (i, j), v in S.items():
+            out[i, j] = v
+        return out
+
+    def times(self, p: int, y: list) -> list[Fraction]:
+        """``A[p] y`` (length ``n_sequences[0]``)."""
+        out = [Fraction(0)] * self.shape[0]
+        for (i, j), v in self.A[p].items():
+            if y[j]:
+                out[i] += v * y[j]
+        return out
+
+    def times_left(self, p: int, x: list) -> list[Fraction]:
+        """``A[p]^T x`` (length ``n_sequences[1]``)."""
+        out = [Fraction(0)] * self.shape[1]
+        for (i, j), v in self.A[p].items():
+            if x[i]:
+                out[j] += v * x[i]
+        return out
+
+
+def _fraction(v) -> Fraction:
+    return Fraction(int(v.p), int(v.q))
+
+
+def exact_chance_probs(cg: CompiledGame) -> dict[int, Fraction]:
+    """Node -> its chance probability as the game states it (a .efg file's rationals; a
+    builder's expressions at the exact parameter values; a float array's entries as the
+    rationals of denominator <= 10^9 they round, :func:`games.exact_values.exact_number`), the
+    last outcome of each chance node taking the rest, so that every chance node's outcomes sum
+    to exactly 1 (Gambit requires it of an .efg; the LCP's payoff shift is
+    strategy-independent only then)."""
+    got = cg.cache.get("exact_chance_probs")
+    if got is not None:
+        return got
+    from games.exact_values import exact_value, exact_values
+    subs = exact_values(cg.game, cg.values)
+    parent = np.asarray(cg.parent)
+    chance_nodes = np.nonzero(np.asarray(cg.kind) == CHANCE)[0]
+    kids_of: dict[int, list[int]] = {int(c): [] for c in chance_nodes}
+    for k in np.nonzero(np.isin(parent, chance_nodes))[0]:
+        kids_of[int(parent[k])].append(int(k))
+    probs: dict[int, Fraction] = {}
+    for kids in kids_of.values():
+        kids.sort(key=lambda k: int(cg.edge[k]))
+        rest = Fraction(1)
+        for k in kids[:-1]:
+            probs[k] = _fraction(exact_value(cg.game, cg.game.edge_prob[k], subs))
+            rest -= probs[k]
+        probs[kids[-1]] = rest
+    cg.cache["exact_chance_probs"] = probs
+    return probs
+
+
+def exact_terminal_payoffs(cg: CompiledGame) -> tuple[tuple[Fraction, ...], ...]:
+    """Every terminal's payoffs as the game states them (rows of ``cg.payoffs``, exact)."""
+    from games.exact_values import exact_value, exact_values
+    subs = exact_values(cg.game, cg.values)
+    memo: dict = {}
+
+    def one(u) -> Fraction:
+        if u not in memo:
+            memo[u] = _fraction(exact_value(cg.game, u, subs))
+        return memo[u]
+
+    return tuple(tuple(one(u) for u in row) for row in cg.game.payoffs)
+
+
+def exact_sequence_form(cg: CompiledGame) -> ExactSequenceForm:
+    """The :class:`ExactSequenceForm` of a two-player compiled game (cached on ``cg``)."""
+    got = cg.cache.get("exact_sequence_form")
+    if got is not None:
+        return got
+    sf = sequence_form(cg)
+    probs = exact_chance_probs(cg)
+    pays = exact_terminal_payoffs(cg)
+    parent = np.asarray(cg.parent)
+    if (parent[1:] >= np.arange(1, len(parent))).any():
+        raise AssertionError("compiled nodes are not in parents-first order")
+    reach_node = [Fraction(1)] * len(parent)
+    for i in range(1, len(parent)):
+        reach_node[i] = reach_node[int(parent[i])] * probs.get(i, 1)
+    ns = _node_sequences(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sf.seq)
+    A: tuple[dict, dict] = ({}, {})
+    reach: dict = {}
+    for node in np.nonzero(cg.terminal_index >= 0)[0]:
+        w = reach_node[int(node)]
+        if not w:
+            continue
+        key = (int(ns[node, 0]), int(ns[node, 1]))
+        reach[key] = reach.get(key, 0) + w
+        for p in range(2):
+            u = pays[int(cg.terminal_index[node])][p]
+            if u:
+                A[p][key] = A[p].get(key, 0) + w * u
+    for p in range(2):
+        for key in [k for k, v in A[p].items() if not v]:
+            del A[p][key]
+    sums = {sum(row) for row in pays}
+    got = ExactSequenceForm(A, reach, pays, sums.pop() if len(sums) == 1 else None,
+                            tuple(sf.n_sequences))
+    cg.cache["exact_sequence_form"] = got
+    return got
+
+
+__all__ = ["ExactSequenceForm", "SequenceForm", "exact_chance_probs", "exact_sequence_form",
+           "exact_terminal_payoffs", "sequence_form"]

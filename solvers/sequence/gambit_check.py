@@ -1,7 +1,7 @@
 """Cross-check against Gambit: run pygambit's sequence-form ``lcp_solve`` on the game's
-exported ``.efg`` (:func:`games.io.efg` text; float
-chance probabilities rationalised, the last outcome of each chance node taking the rest so
-that they sum to exactly one as Gambit requires) and read its behaviour profile back into this
+exported ``.efg`` (:func:`games.io.efg` text with the game's exact payoffs and chance
+probabilities, the last outcome of each chance node taking the rest so that they sum to
+exactly one as Gambit requires) and read its behaviour profile back into this
 package's ``(n_infosets, max_actions)`` layout (information sets matched by the exported
 per-player numbering, actions by position).  pygambit is optional (the test extra)."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 
 from games import CompiledGame, GameError
 from games.io.efg import _write
-from solvers.sequence.lcp import exact_chance_probs
+from solvers.sequence.form import exact_chance_probs, exact_terminal_payoffs
 
 
 def gambit_lcp(cg: CompiledGame, rational: bool = False
@@ -69,10 +69,11 @@ def gambit_enummixed(cg: CompiledGame, max_profiles: int = 20_000
 
 
 def efg_text(cg: CompiledGame) -> str:
-    """EFG text of the compiled game whose chance probabilities sum to exactly one."""
+    """EFG text of the compiled game with its exact payoffs and chance probabilities (these
+    summing to exactly one)."""
     probs = exact_chance_probs(cg)
-    return _write(cg.game, lambda k: str(probs[k]),
-                  lambda t: ", ".join(repr(float(x)) for x in cg.payoffs[t]))
+    pays = exact_terminal_payoffs(cg)
+    return _write(cg.game, lambda k: str(probs[k]), lambda t: ", ".join(map(str, pays[t])))
 
 
 def _as_file(text: str):

@@ -25,15 +25,18 @@ Different starts may end at different equilibria; the distinct ones are returned
 :mod:`solvers.sequence.lcp_all` runs the systematic set instead: ones, then one start per
 reduced pure plan of either player.
 
-*Exact arithmetic.*  With ``exact=True`` every matrix entry is the rational of denominator at
-most 10^9 whose nearest float it is (1/6, 1/3, ...: the exact entries of games built from
-rational rules), the pivots are exact and :func:`exact_nash_conv` certifies the solution
-with a NashConv that is exactly 0.
+*Exact arithmetic.*  With ``exact=True`` the matrices are the game's exact sequence form
+(:func:`~solvers.sequence.form.exact_sequence_form`: a .efg file's rationals and decimals as
+stated, a builder's payoffs at the exact parameter values), the pivots are exact and
+:func:`exact_nash_conv` certifies the solution with a NashConv that is exactly 0 on the same
+exact payoffs, so the reported payoffs are the game's (-5 in Gambit's ``e18.efg``, not the
+float product of a chance probability and a payoff).
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 from fractions import Fraction
 
 import numpy as np
@@ -43,7 +46,8 @@ from games import CompiledGame, GameError
 
 from solvers.evaluation import expected_payoffs, nash_conv
 from solvers.iterative import SolverResult
-from solvers.sequence.form import SequenceForm, _node_sequences, sequence_form
+from solvers.sequence.form import (SequenceForm, exact_chance_probs, exact_sequence_form,
+                                   sequence_form)
 from solvers.sequence.lemke import lemke
 
 MAX_EXACT_SIZE = 400       # LCP dimension above which exact pivoting is refused (too slow)
@@ -84,60 +88,22 @@ def rational(x: float) -> Fraction:
     return f if float(f) == float(x) else Fraction(float(x))
 
 
-def exact_chance_probs(cg: CompiledGame) -> dict[int, Fraction]:
-    """Node -> its chance probability as a rational (:func:`rational`), the last outcome of
-    each chance node taking the rest, so that every chance node's outcomes sum to exactly 1
-    (Gambit requires it of an .efg, and the LCP's payoff shift is strategy-independent only
-    then)."""
-    parent = np.asarray(cg.parent)
-    chance_nodes = np.nonzero(np.asarray(cg.kind) == 1)[0]
-    kids_of: dict[int, list[int]] = {int(c): [] for c in chance_nodes}
-    for k in np.nonzero(np.isin(parent, chance_nodes))[0]:
-        kids_of[int(parent[k])].append(int(k))
-    probs: dict[int, Fraction] = {}
-    for kids in kids_of.values():
-        kids.sort(key=lambda k: int(cg.edge[k]))
-        rest = Fraction(1)
-        for k in kids[:-1]:
-            probs[k] = rational(cg.chance_prob[k])
-            rest -= probs[k]
-        probs[kids[-1]] = rest
-    return probs
-
-
-def _exact_reach(sf: SequenceForm, cg: CompiledGame) -> NDArray:
-    """Chance reach of every sequence pair in rationals from :func:`exact_chance_probs`
-    (a probability distribution over terminals for every pure plan pair, exactly)."""
-    probs = exact_chance_probs(cg)
-    parent = np.asarray(cg.parent)
-    reach = [Fraction(1)] * len(parent)
-    if (parent[1:] >= np.arange(1, len(parent))).any():
-        raise AssertionError("compiled nodes are not in parents-first order")
-    for i in range(1, len(parent)):
-        reach[i] = reach[int(parent[i])] * probs.get(i, 1)
-    out = np.empty(sf.reach.shape, dtype=object)
-    out[:, :] = Fraction(0)
-    term = np.nonzero(cg.terminal_index >= 0)[0]
-    ns = _node_sequences(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, sf.seq)
-    for t, a, b in zip(term, ns[term, 0], ns[term, 1]):
-        out[a, b] += reach[int(t)]
-    return out
-
-
 def _shifted(sf: SequenceForm, cg: CompiledGame, exact: bool):
     """Both payoff matrices shifted by (max payoff + 1) x chance reach (dense; exact: the
-    rationalised entries, shifted by the exact chance reach, :func:`_exact_reach`)."""
-    shift = float(cg.payoffs.max(initial=0.0)) + 1.0
+    game's exact sequence form, :func:`~solvers.sequence.form.exact_sequence_form`)."""
     if not exact:
+        shift = float(cg.payoffs.max(initial=0.0)) + 1.0
         reach = sf.reach.toarray()
         return [sf.A[p].toarray() - shift * reach for p in range(2)]
-    reach = _exact_reach(sf, cg)
-    c = rational(shift)
-    return [_rational_matrix(sf.A[p]) - c * reach for p in range(2)]
+    ex = exact_sequence_form(cg)
+    c = max((u for row in ex.payoffs for u in row), default=Fraction(0)) + 1
+    reach = ex.dense("reach")
+    return [ex.dense(p) - c * reach for p in range(2)]
 
 
 def _rational_matrix(S) -> NDArray:
-    """A sparse float matrix as a dense object array of :func:`rational` entries."""
+    """A sparse float matrix as a dense object array of :func:`rational` entries (the plan
+    constraints, whose entries are 0 and +-1)."""
     S = S.tocoo()
     out = np.empty(S.shape, dtype=object)
     out[:, :] = Fraction(0)
@@ -193,23 +159,31 @@ def best_response_value(sf: SequenceForm, cg: CompiledGame, player: int, c: list
     for I in np.nonzero(cg.infoset_player == player)[0]:
         kids.setdefault(int(sf.parent_seq[I]), []).append(int(I))
 
-    def val(s: int):
-        return c[s] + sum((max(val(int(sf.seq[I, a])) for a in range(int(cg.n_actions[I])))
-                           for I in kids.get(s, ())), start=0 * c[s])
-
-    return val(0)
+    order, stack = [], [0]  # sequences, parents before children (no recursion: any depth)
+    while stack:
+        s = stack.pop()
+        order.append(s)
+        for I in kids.get(s, ()):
+            stack.extend(int(sf.seq[I, a]) for a in range(int(cg.n_actions[I])))
+    val: dict[int, Any] = {}
+    for s in reversed(order):
+        val[s] = c[s] + sum((max(val[int(sf.seq[I, a])] for a in range(int(cg.n_actions[I])))
+                             for I in kids.get(s, ())), start=0 * c[s])
+    return val[0]
 
 
 def exact_nash_conv(cg: CompiledGame, x: list[Fraction], y: list[Fraction]
                     ) -> tuple[Fraction, tuple[Fraction, Fraction]]:
-    """Exact NashConv of the realization plans ``(x, y)`` on the rationalised sequence form
-    (:func:`rational` of every entry) and both players' exact expected payoffs."""
+    """Exact NashConv of the realization plans ``(x, y)`` on the game's exact sequence form
+    (:func:`~solvers.sequence.form.exact_sequence_form`) and both players' exact expected
+    payoffs."""
     sf = sequence_form(cg)
-    A = [_rational_matrix(sf.A[p]) for p in range(2)]
-    xa, ya = np.array(x, dtype=object), np.array(y, dtype=object)
-    Ay, Bx = A[0].dot(ya), A[1].T.dot(xa)
-    pay = (Fraction(xa.dot(Ay)), Fraction(ya.dot(Bx)))
-    br = (best_response_value(sf, cg, 0, list(Ay)), best_response_value(sf, cg, 1, list(Bx)))
+    ex = exact_sequence_form(cg)
+    x, y = [Fraction(v) for v in x], [Fraction(v) for v in y]
+    Ay, Bx = ex.times(0, y), ex.times_left(1, x)
+    pay = (sum((a * b for a, b in zip(x, Ay)), Fraction(0)),
+           sum((a * b for a, b in zip(y, Bx)), Fraction(0)))
+    br = (best_response_value(sf, cg, 0, Ay), best_response_value(sf, cg, 1, Bx))
     return Fraction(br[0] - pay[0] + br[1] - pay[1]), pay
 
 
@@ -272,5 +246,5 @@ def lcp_solver_result(cg: CompiledGame, res: LCPResult) -> SolverResult:
                         options=opts)
 
 
-__all__ = ["LCPEquilibrium", "LCPResult", "exact_nash_conv", "lcp_solver_result", "lcp_system",
-           "rational", "solve_lcp"]
+__all__ = ["LCPEquilibrium", "LCPResult", "exact_chance_probs", "exact_nash_conv",
+           "lcp_solver_result", "lcp_system", "rational", "solve_lcp"]
