@@ -19,6 +19,9 @@ def sign(expr: sp.Expr) -> int:
     e = sp.sympify(expr)
     if e.is_Rational:
         return (e.p > 0) - (e.p < 0)
+    if e.has(sp.nan, sp.zoo):  # 0/0 or a pole reached a sign: a bug of the caller, which
+        # must not read as bad input (a ValueError); ZeroDivisionError as 1/0 would raise
+        raise ZeroDivisionError(f"sign of the undefined value {e} (0/0 or a pole)")
     return _sign_irrational(e)
 
 

@@ -82,10 +82,8 @@ def _display(fam: Family, pays: Sequence[sp.Expr], p: sp.Symbol | None, sample: 
     test = (lambda e: e.xreplace({p: sample})) if (p is not None and sample is not None) else (lambda e: e)
     cons = [(e, s) for e, s in cons if e.free_symbols & set(xs)]
     keep = list(cons)
-    try:
-        psplit._affine(sp.Add(*[e for e, _ in cons]), xs)
-    except ValueError:
-        cons = []
+    if not psplit.is_affine(cons, xs):  # each one: 1/(28x) - 3/28 and 31/28 - 1/(28x) sum
+        cons = []  # to an affine 1 (cent6.efg lost its box constraints as 'redundant')
     for c in list(cons):
         others = [d for d in keep if d is not c]
         neg = (-c[0], not c[1])  # the negation of c

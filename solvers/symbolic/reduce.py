@@ -376,12 +376,18 @@ def _contains(big: Family, small: Family, ctx: _Ctx) -> bool:
     t = small.free_symbols()
     sub = {u: sa[u.name] for u in big.free_symbols()}
     for k, v in sb.items():
-        if k not in big.free and not _is_zero(v.xreplace(sub) - sa[k]):
+        if k in big.free:
+            continue
+        w = _on(v, sub)
+        if w is None or not _is_zero(w - sa[k]):
             return False
     ca = [(sp.expand(ctx.num(e)), s) for e, s in small.constraints]
     ca = [(e, s) for e, s in ca if e.free_symbols]
     for e, s in big.constraints:
-        g = sp.together(ctx.num(e).xreplace(sub))
+        g = _on(ctx.num(e), sub)
+        if g is None:
+            return False
+        g = sp.together(g)
         if not g.free_symbols:
             if not _holds(g, s):
                 return False
@@ -392,6 +398,18 @@ def _contains(big: Family, small: Family, ctx: _Ctx) -> bool:
         if psplit.feasible(ca + neg, t):
             return False
     return True
+
+
+def _on(e: sp.Expr, sub: dict) -> sp.Expr | None:
+    """``e`` with ``sub`` substituted; None where a denominator of ``e`` vanishes identically
+    there: the formula (a pivot's 'coefficient != 0' branch) does not reach that set, and a
+    blind substitution gives 0/0 (jury_un.efg: two families rational in their free
+    parameters, one's denominator ``x2_1 - x2_2`` zero on the other)."""
+    num, den = sp.fraction(sp.together(sp.sympify(e)))
+    den = den.xreplace(sub)
+    if _is_zero(den):
+        return None
+    return num.xreplace(sub) / den
 
 
 def _interval(fam: Family, ctx: _Ctx):
@@ -432,7 +450,10 @@ def _join(a: Family, b: Family, ctx: _Ctx) -> Family | None:
     if slope.has(t) or sp.expand(xt - slope * t).has(t) or psplit.sign(ctx.num(slope)) == 0:
         return None
     for k, v in sa.items():
-        if k != x.name and not _is_zero(ctx.num(sp.sympify(v).xreplace({x: xt}) - sb[k])):
+        if k == x.name:
+            continue
+        w = _on(v, {x: xt})
+        if w is None or not _is_zero(ctx.num(w - sb[k])):
             return None
     m = [sp.expand(xt.xreplace({t: ib[1]})), sp.expand(xt.xreplace({t: ib[2]}))]
     f = [ib[3], ib[4]]

@@ -43,9 +43,8 @@ from solvers.symbolic.supports import surfaces
 from solvers.symbolic.supports.curves import Curve, curve_record, support_curves
 from solvers.symbolic.dominance import _reach
 from solvers.symbolic.enumeration import Family
-from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
-                                             float_evaluator, gain_system,
-                                             iterated_dominance_at)
+from solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
+                                             gain_system, undominated)
 from solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
                                                 rational_point, sample)
 from solvers.symbolic.supports.propose import (ITERATIONS, LearnedProfile, learned_profiles,
@@ -150,9 +149,7 @@ def equilibrium_set(game: Game, pot: Any, seeds: int = 20, seed: int = 0,
     clock: dict[str, float] = {}
     t = time.perf_counter()
     sysm = gain_system(game, pot)
-    dom = iterated_dominance_at(game, pot, mode, system=sysm)
-    gains = counterfactual_gains(sysm, dom.fixed)
-    fixed = {**dom.fixed, **{n: 0 for n in gains.idle}}
+    dom, gains, fixed = undominated(game, pot, mode, system=sysm)
     clock["dominance"] = time.perf_counter() - t
     names = sysm.names
     free_names = [c.name for c in gains.conditions]
@@ -315,9 +312,11 @@ SUPPORT_MAX_PARAMETERS = 64  # beyond this, or past symbolic payoffs' node limit
 def check_size(game: Game) -> None:
     """GameError (pointing to continuation) for a game too large for exact families: more
     than ``SUPPORT_MAX_PARAMETERS`` named parameters or more nodes than symbolic payoffs
-    take."""
+    take; or an information set with more than two actions (montyhal.efg)."""
+    from solvers.symbolic.enumeration import require_two_actions
     from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
 
+    require_two_actions(game)  # gains over a box: a third action's simplex is not one
     n, nodes = len(game.named), game.n_nodes
     if n > SUPPORT_MAX_PARAMETERS or nodes > MAX_SYMBOLIC_NODES:
         hint = (f"follow its branches with 'pokerdyn continuation {game.name} --pots A:B'"

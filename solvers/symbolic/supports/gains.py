@@ -221,13 +221,26 @@ def counterfactual_gains(sysm: GainSystem, fixed: Mapping[str, Any]) -> Gains:
             continue
         E = sysm.fix(sysm.payoffs[owner], fixed)
         g = E.diff(sysm.ring.gens[idx[prm.name]])
-        q, rem = g.div([own])
-        if rem:
-            raise GameError(f"gain of {prm.name!r} is not a multiple of its own reach")
-        g = q[0]
+        if g:  # an identically zero gain (the owner indifferent everywhere) stays zero:
+            # sympy's division leaves no quotient for it (montyhal.efg, nim7.efg)
+            q, rem = g.div([own])
+            if rem:
+                raise GameError(f"gain of {prm.name!r} is not a multiple of its own reach")
+            g = q[0]
         elems.append(g)
         conds.append(Condition(prm.name, owner, syms[prm.name], g.as_expr()))
     return Gains(tuple(conds), tuple(elems), tuple(idle))
+
+
+def undominated(game: Game, pot: Any, mode: str = "strict", system: GainSystem | None = None
+                ) -> tuple[DominanceResult, Gains, dict[str, int]]:
+    """Iterated dominance at ``pot`` (:func:`iterated_dominance_at`), the gains of the
+    parameters it leaves, and every parameter it fixes: the dominated ones and the idle
+    ones (sets their owner's fixed choices never reach) at 0."""
+    sysm = system or gain_system(game, pot)
+    dom = iterated_dominance_at(game, pot, mode, system=sysm)
+    gains = counterfactual_gains(sysm, dom.fixed)
+    return dom, gains, {**dom.fixed, **{n: 0 for n in gains.idle}}
 
 
 def float_evaluator(elements, names: tuple[str, ...]):
