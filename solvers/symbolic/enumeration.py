@@ -91,6 +91,18 @@ def own_reach(game: Game, infoset: int) -> sp.Expr:
     return out
 
 
+def require_two_actions(game: Game) -> None:
+    """GameError naming the first information set with more than two actions: the gains
+    ``g_x`` (here and in :mod:`solvers.symbolic.supports.gains`) treat each named parameter
+    as a probability in ``[0, 1]`` of its own, which is right only for two actions."""
+    for I in game.infosets:
+        if len(I.actions) > 2:
+            raise GameError(f"information set {I.label!r} has {len(I.actions)} actions; "
+                            "enumeration supports at most 2 actions per information set "
+                            "(pokerdyn equilibria enumerates such games over behaviour "
+                            "supports: solvers.symbolic.support_families)")
+
+
 def conditions(game: Game, values: Mapping[str, Any] | None = None,
                fixed: Mapping[str, Any] | None = None) -> tuple[Condition, ...]:
     """The gain ``g_x`` of every named parameter not in ``fixed`` (``fixed`` values, e.g.
@@ -98,10 +110,7 @@ def conditions(game: Game, values: Mapping[str, Any] | None = None,
     fixed = dict(fixed or {})
     if not game.named:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
-    for I in game.infosets:
-        if len(I.actions) > 2:
-            raise GameError(f"information set {I.label!r} has {len(I.actions)} actions; "
-                            "enumeration supports at most 2 actions per information set")
+    require_two_actions(game)
     syms = param_symbols(game)
     sub = {syms[k]: sp.sympify(v) for k, v in fixed.items()}
     pays = [sp.expand(e.xreplace(sub)) for e in symbolic_payoffs(game, values)]

@@ -1,8 +1,9 @@
 """Exact NashConv of a behaviour profile given by its named parameters.
 
 ``E_p`` is multilinear in player p's own behaviour parameters (one per information set, each
-of degree at most 1), so its maximum over p's parameter box is attained at a vertex: the
-best-response value is the maximum over the 2^k own vertices, computed in exact arithmetic.
+of degree at most 1), so its maximum over p's strategies is attained at a pure strategy: the
+best-response value is the maximum over p's pure strategies (the 2^k vertices of the box with
+two actions per set), computed in exact arithmetic.
 A NashConv of sympy zero certifies that the point is an equilibrium of the game as declared
 (for ``kuhn3-third``: with the paper's obvious actions fixed).
 """
@@ -36,14 +37,31 @@ def nash_conv_with(game: Game, pays: Sequence[sp.Expr], point: Mapping[str, Any]
         own = [syms[n.name] for n in game.named if game.owner(n.name) == pl]
         Ep = sp.expand(E.xreplace({s: v for s, v in at.items() if s not in own}))
         value = Ep.xreplace(at)
-        best = max((Ep.xreplace(dict(zip(own, vx))) for vx in
-                    itertools.product((sp.Integer(0), sp.Integer(1)), repeat=len(own))),
+        best = max((Ep.xreplace(dict(zip(own, vx))) for vx in _pure_vertices(game, own)),
                    key=lambda e: float(sp.N(e, 30)), default=value)
         total += best - value
     total = sp.expand(total)
     if total.is_Rational:
         return total
     return sp.nsimplify(sp.radsimp(sp.simplify(total)))
+
+
+def _pure_vertices(game: Game, own: Sequence[sp.Symbol]):
+    """The owner's pure strategies as values of ``own`` (0/1 tuples): per information set
+    one named action at 1, or all at 0 (its unnamed action).  With two actions per set this
+    is the box {0, 1}^k; with more, the box's other vertices are not strategies."""
+    sets: dict[str, list[int]] = {}
+    for k, s in enumerate(own):
+        prm = next(n for n in game.named if n.name == s.name)
+        sets.setdefault(prm.infoset, []).append(k)
+    blocks = list(sets.values())
+    zero, one = sp.Integer(0), sp.Integer(1)
+    for pick in itertools.product(*[range(len(b) + 1) for b in blocks]):
+        vx = [zero] * len(own)
+        for b, j in zip(blocks, pick):
+            if j < len(b):
+                vx[b[j]] = one
+        yield tuple(vx)
 
 
 def exact_nash_conv(game: Game, pot: Any, point: dict[str, Any]) -> sp.Expr:
