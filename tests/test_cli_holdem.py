@@ -134,7 +134,9 @@ def test_solve_json_keys_strategy_by_infoset_label(capsys, tmp_path):
 def test_solve_text_output_is_capped(capsys):
     assert main(["solve", "mercer-mmh(ranks=4)", "--method", "lp"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == 2 + 60 + 1 and "more entries (--json or --strategy-out" in lines[-1]
+    # the header (with the LP's exact certificate line since issue 34), 60 entries, the note
+    assert lines[2].startswith("exact: NashConv=0 ")
+    assert len(lines) == 3 + 60 + 1 and "more entries (--json or --strategy-out" in lines[-1]
 
 
 def test_bad_strategy_out_is_refused_before_solving(capsys, tmp_path):
