@@ -91,8 +91,9 @@ def action_values(game: Game, values: Mapping[str, Any] | None = None) -> Action
     from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
 
     if game.n_nodes > MAX_SYMBOLIC_NODES:
-        raise GameError(f"game {game.name!r} has {game.n_nodes:,} nodes, more than the "
-                        f"{MAX_SYMBOLIC_NODES:,} of symbolic payoffs; use pokerdyn solve")
+        raise GameError(f"game {game.name!r} is too large to enumerate exactly: "
+                        f"{game.n_nodes:,} nodes, more than the {MAX_SYMBOLIC_NODES:,} of "
+                        "symbolic payoffs; use pokerdyn solve")
     values = dict(values or {})
     names, gen = [], []
     for i, I in enumerate(game.infosets):
@@ -290,8 +291,9 @@ def support_leaves(game: Game, av: ActionValues) -> Supports:
     w.propagate(dom, [False] * len(dom), set(range(len(dom))))
     count = support_count(dom)
     if count > MAX_SUPPORTS:
-        raise GameError(f"game {game.name!r} has {_count_text(dom)} behaviour supports left "
-                        f"after removing dominated actions; at most {MAX_SUPPORTS:,} are "
-                        "allowed in the enumeration over behaviour supports")
+        raise GameError(f"game {game.name!r} is too large to enumerate exactly: "
+                        f"{_count_text(dom)} behaviour supports left after removing dominated "
+                        f"actions; at most {MAX_SUPPORTS:,} are allowed in the enumeration "
+                        "over behaviour supports")
     w.run(dom)
     return Supports(tuple(w.leaves), tuple(dom), count)
