@@ -1,6 +1,7 @@
 """The package layout the design card fixes: imports point one way (CLI -> figures -> dynamics
--> solvers -> games) with no cycle between modules, and no folder or file grows past its size
-(about 12 modules a folder, about 500 lines a file)."""
+-> solvers -> games) with no cycle between modules.  File and folder sizes are not tested: the
+brief makes them serve readability, not a target ("where a concept needs a bigger file, keep
+the concept whole"), and issue 35 found folder boundaries drawn to satisfy such a test."""
 from __future__ import annotations
 
 import ast
@@ -11,7 +12,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("games", "solvers", "dynamics", "figures", "pokerdyn")
-MAX_MODULES, MAX_LINES = 12, 550
 
 
 def _modules() -> dict[str, Path]:
@@ -107,16 +107,3 @@ def test_lazy_exports_stay_in_their_layer():
     for name, mod in solvers._EXPORTS.items():
         assert mod.split(".")[0] == "solvers" and mod in _mods(), (name, mod)
         assert callable(getattr(solvers, name)), name
-
-
-@pytest.mark.parametrize("top", LAYERS)
-def test_folders_hold_at_most_about_twelve_modules(top):
-    for d in [ROOT / top, *[p for p in (ROOT / top).rglob("*") if p.is_dir() and (p / "__init__.py").exists()]]:
-        mods = [f for f in d.glob("*.py") if f.name != "__init__.py"]
-        assert len(mods) <= MAX_MODULES, f"{d.relative_to(ROOT)} holds {len(mods)} modules"
-
-
-def test_no_file_over_about_500_lines():
-    long = {str(p.relative_to(ROOT)): n for p in _mods().values()
-            if (n := len(p.read_text().splitlines())) > MAX_LINES}
-    assert not long, long
