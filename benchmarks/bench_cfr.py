@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from games import compile_game, get_game
-from games.io.efg import to_efg
-from solvers import nash_conv
-from solvers.learning.cfr_plus import CFR
-from solvers.learning.fictitious_play import FictitiousPlay
-from solvers.iterative import run_iterative
-from games.strategy import uniform_strategy
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.io.efg import to_efg
+from pokerdyn.solvers import nash_conv
+from pokerdyn.solvers.learning.cfr_plus import CFR
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
+from pokerdyn.solvers.iterative import run_iterative
+from pokerdyn.games.strategy import uniform_strategy
 
 TARGET = 1e-4
 

@@ -26,14 +26,14 @@ from concurrent.futures import ThreadPoolExecutor
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from games import get_game
-from solvers.continuation.api import continuation
-from solvers.continuation.trace import Options
+from pokerdyn.games import get_game
+from pokerdyn.solvers.continuation.api import continuation
+from pokerdyn.solvers.continuation.trace import Options
 game, a, b, start, mb, rec = (sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), sys.argv[4],
                               int(sys.argv[5]), sys.argv[6])
 g = get_game(game)
 if start == "enumerate":
-    from solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
     t1, c1 = time.perf_counter(), time.process_time()
     n = len(equilibrium_pieces(g))
     out = {"pieces": n, "seconds": time.perf_counter() - t1, "cpu_seconds": time.process_time() - c1}
@@ -45,7 +45,7 @@ else:
     if rec:
         with open(rec, "w") as fh:
             json.dump(js, fh)
-    from figures.frontier.n_card import split_bets
+    from pokerdyn.figures.frontier.n_card import split_bets
     splits = split_bets(r) if game.startswith("kuhn3(") else []
     br = js["branches"]
     mv = sum(1 for x in br if x["pot_range"][1] - x["pot_range"][0] > 1e-9)

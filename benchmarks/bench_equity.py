@@ -26,8 +26,8 @@ def main(argv: list[str] | None = None) -> None:
     import numpy as np
     from numba import get_num_threads
 
-    from games.preflop.boards import canonical_boards
-    from games.preflop.equity import SHIPPED, build_hu_equity, load_table, save_table, \
+    from pokerdyn.games.preflop.boards import canonical_boards
+    from pokerdyn.games.preflop.equity import SHIPPED, build_hu_equity, load_table, save_table, \
         showdown_counts
 
     t = time.perf_counter()

@@ -24,10 +24,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from games import compile_game, get_game, uniform_strategy  # noqa: E402
+from pokerdyn.games import compile_game, get_game, uniform_strategy  # noqa: E402
 from reference import Reference  # noqa: E402
-from solvers import fictitious_play, nash_conv  # noqa: E402
-from solvers.learning.fictitious_play import FictitiousPlay  # noqa: E402
+from pokerdyn.solvers import fictitious_play, nash_conv  # noqa: E402
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay  # noqa: E402
 
 
 def best_time(f, repeat: int = 5, number: int = 1) -> float:

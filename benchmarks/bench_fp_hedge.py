@@ -19,7 +19,7 @@ DATA_JSON = Path(__file__).resolve().parents[1] / "figures" / "tournament" / "da
 
 
 def main(argv: list[str] | None = None) -> None:
-    from figures.tournament.fp_hedge import compare, fp_hedge_figure
+    from pokerdyn.figures.tournament.fp_hedge import compare, fp_hedge_figure
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--k", type=int, default=8)
     ap.add_argument("--samples", type=int, default=2000)

@@ -31,13 +31,13 @@ CHILD = r"""
 import json, resource, sys, time
 import sympy as sp
 t0 = time.perf_counter()
-from games import get_game
-from solvers.symbolic import enumeration as en
-from solvers.symbolic.dominance import reduce_game
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic import enumeration as en
+from pokerdyn.solvers.symbolic.dominance import reduce_game
 job = sys.argv[1]
 out = {"job": job}
 if job == "third":
-    from solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
     out["pieces"] = len(equilibrium_pieces(get_game("kuhn3-third")))
 else:
     g = get_game("kuhn3-full-simplified")
@@ -50,19 +50,19 @@ else:
         out["generic_leaves"] = len(leaves)
         out["point_tasks"] = sum(len(t) for _, t in crit.values())
     elif job.startswith("pot:"):
-        from solvers.symbolic.nash_conv import exact_nash_conv
-        from solvers.symbolic.piecewise import solutions_at
+        from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
+        from pokerdyn.solvers.symbolic.piecewise import solutions_at
         pot = sp.Rational(job[4:])
         sols = solutions_at(g, pot, fixed)
         out["families"] = len(sols)
         out["free_dims"] = [len(s.free) for s in sols]
         out["nash_conv_zero"] = all(exact_nash_conv(g, pot, s.sample()) == 0 for s in sols)
     elif job.startswith("axis"):
-        from solvers.symbolic.fullaxis.sweep import sweep, sweep_record
+        from pokerdyn.solvers.symbolic.fullaxis.sweep import sweep, sweep_record
         from pokerdyn.commands.exact.equilibrium_axis import START
         lo, hi = sp.Integer(2), sp.Integer(20)
         workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-        from figures.frontier.full_street import RECORD
+        from pokerdyn.figures.frontier.full_street import RECORD
         # the supports the completeness proof added (pokerdyn equilibria --prove-complete)
         extra = json.loads(RECORD.read_text()).get("extra_supports", []) \
             if RECORD.exists() else []

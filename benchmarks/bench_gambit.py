@@ -21,10 +21,10 @@ import sympy as sp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import get_game  # noqa: E402
-from games.io.efg import to_efg_exact  # noqa: E402
-from games.strategy import param_symbols  # noqa: E402
-from solvers import symbolic_payoffs  # noqa: E402
+from pokerdyn.games import get_game  # noqa: E402
+from pokerdyn.games.io.efg import to_efg_exact  # noqa: E402
+from pokerdyn.games.strategy import param_symbols  # noqa: E402
+from pokerdyn.solvers import symbolic_payoffs  # noqa: E402
 
 
 def solutions(P):

@@ -28,8 +28,8 @@ def _value(v: str):
 
 
 def one(name: str, options: list[str], cfr: bool) -> None:
-    from games import compile_game
-    from games.catalog.registry import make_game
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.catalog.registry import make_game
     opts = {k: _value(v) for k, v in (o.split("=", 1) for o in options)}
     t = time.perf_counter()
     g = make_game(name, **opts)
@@ -40,7 +40,7 @@ def one(name: str, options: list[str], cfr: bool) -> None:
     row = (f"{name}({','.join(options)}): nodes {g.n_nodes:,} infosets {g.n_infosets:,} "
            f"build {build:.2f} s compile {comp:.2f} s bytes/node {cg.nbytes() / g.n_nodes:.1f}")
     if cfr:
-        from solvers import cfr as run_cfr
+        from pokerdyn.solvers import cfr as run_cfr
         run_cfr(cg, iterations=1)          # warm-up: numba compilation, caches
         t = time.perf_counter()
         run_cfr(cg, iterations=1)

@@ -18,10 +18,10 @@ import time
 
 import numpy as np
 
-from games.compiled import compile_game
-from games.tournament.sampled import (action_gains, deal_values, sample_deals, sampled_jamfold_game,
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.tournament.sampled import (action_gains, deal_values, sample_deals, sampled_jamfold_game,
                                       standard_error)
-from solvers.tournament import _solver
+from pokerdyn.solvers.tournament import _solver
 
 TABLES = {3: [10, 10, 10], 6: [10, 12, 8, 15, 9, 11]}
 PAYOUTS = (0.5, 0.3, 0.2)

@@ -25,8 +25,8 @@ from pathlib import Path
 def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
     import sympy as sp
 
-    from games.catalog.kuhn import kuhn3
-    from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
+    from pokerdyn.games.catalog.kuhn import kuhn3
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
 
     t = time.perf_counter()
     res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers,
@@ -47,8 +47,8 @@ def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
 
 
 def _sweep(pots: str, seeds: int, workers, tol, q) -> None:
-    from games.catalog.kuhn import kuhn3
-    from solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_records
+    from pokerdyn.games.catalog.kuhn import kuhn3
+    from pokerdyn.solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_records
 
     a, b = pots.split(":")
     t = time.perf_counter()
@@ -62,8 +62,8 @@ def _sweep(pots: str, seeds: int, workers, tol, q) -> None:
 
 
 def _third(q) -> None:
-    from games.catalog.kuhn import kuhn3_third
-    from solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.games.catalog.kuhn import kuhn3_third
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
     t = time.perf_counter()
     pieces = equilibrium_pieces(kuhn3_third())

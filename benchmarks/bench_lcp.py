@@ -26,14 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game, get_game
-from games.arrays import game_from_arrays
-from games.tournament.buckets import bucket_model
-from games.tournament.endgame import blind_vs_blind
-from games.tree import Infoset
-from solvers import fictitious_play, hedge, nash_conv
-from solvers.sequence.gambit_check import gambit_lcp
-from solvers.sequence.lcp import solve_lcp
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.tournament.buckets import bucket_model
+from pokerdyn.games.tournament.endgame import blind_vs_blind
+from pokerdyn.games.tree import Infoset
+from pokerdyn.solvers import fictitious_play, hedge, nash_conv
+from pokerdyn.solvers.sequence.gambit_check import gambit_lcp
+from pokerdyn.solvers.sequence.lcp import solve_lcp
 
 TABLE = dict(stacks=[20, 12, 8], blinds=(0.5, 1.0), ante=0.1)
 PAYOUTS = [0.5, 0.3, 0.2]
@@ -108,7 +108,7 @@ def main() -> None:
                     compile_game(blind_vs_blind(bk, payouts=PAYOUTS, **TABLE)), False, a.compare,
                     a.iterations))
     if a.classes == 169:
-        from games.tournament.hands import preflop_model
+        from pokerdyn.games.tournament.hands import preflop_model
         model = preflop_model()
     else:
         model = bucket_model(a.classes, samples=10, seed=0).model

@@ -15,9 +15,9 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from games import get_game
-from dynamics import ode_model
-from dynamics.chaos.lyapunov import random_starts, run_chaos
+from pokerdyn.games import get_game
+from pokerdyn.dynamics import ode_model
+from pokerdyn.dynamics.chaos.lyapunov import random_starts, run_chaos
 
 
 def scipy_run(m, y, t_end: float) -> float:

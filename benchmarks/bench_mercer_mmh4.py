@@ -23,14 +23,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def _rounds():
-    from games.holdem import Round
+    from pokerdyn.games.holdem import Round
     return (Round(ante=1, hole_cards=2, bets=(4,), max_bets=2),
             Round(shared_cards=2, bets=(4,), max_bets=2))
 
 
 def one(ranks: int, copies: int) -> dict:
-    from games import compile_game
-    from games.holdem import Deck, MercerEvaluator, build_game
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.holdem import Deck, MercerEvaluator, build_game
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
     t = time.perf_counter()
     cg = compile_game(build_game(Deck(ranks=ranks, copies=copies), _rounds(), MercerEvaluator(),
@@ -51,8 +51,8 @@ def main() -> None:
     if a.one:
         print(json.dumps(one(*map(int, a.one.split("x")))), flush=True)
         return
-    from games.holdem.build import count_nodes
-    from games.holdem.standard import MERCER_DECK
+    from pokerdyn.games.holdem.build import count_nodes
+    from pokerdyn.games.holdem.standard import MERCER_DECK
     rows = []
     for deck in a.decks:
         out = subprocess.run([sys.executable, __file__, "--one", deck], check=True,

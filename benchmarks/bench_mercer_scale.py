@@ -44,10 +44,10 @@ def _gb(kb: int) -> float:
 
 
 def one(case: str, tol: float, iterations: int, growth: float, progress: bool) -> dict:
-    from games import compile_game
-    from games.catalog.registry import make_game
-    from solvers.iterative import run_iterative
-    from solvers.learning.cfr_plus import CFR
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.catalog.registry import make_game
+    from pokerdyn.solvers.iterative import run_iterative
+    from pokerdyn.solvers.learning.cfr_plus import CFR
     spec = CASES[case]
     if progress:  # the builder's stage messages (logging) on stderr
         logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
@@ -76,11 +76,11 @@ def collapse_ratios(n: int, iterations: int, seed: int = 0) -> dict:
     differences of expected payoffs and NashConv at the collapsed game's CFR+ profile and at
     a seeded random profile (the collapse is exact: both should be ~1e-15)."""
     import numpy as np
-    from games import compile_game
-    from games.catalog.registry import make_game
-    from games.strategy import uniform_strategy
-    from solvers.evaluation import expected_payoffs, nash_conv
-    from solvers.learning.cfr_plus import CFR
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.catalog.registry import make_game
+    from pokerdyn.games.strategy import uniform_strategy
+    from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
+    from pokerdyn.solvers.learning.cfr_plus import CFR
     out, cgs = {"players": n, "iterations": iterations}, {}
     for key, spec in (("collapsed", f"mercer-smh(players={n})"),
                       ("full", f"mercer-smh(players={n},collapse=false)")):

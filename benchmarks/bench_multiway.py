@@ -15,8 +15,8 @@ import numpy as np
 
 
 def _exact_triple(names=("AKs", "QQ", "76s"), samples=200_000, seed=0) -> dict:
-    from games.preflop.classes import class_index
-    from games.preflop.multiway import ThreeWayTable, exact_class_three_way
+    from pokerdyn.games.preflop.classes import class_index
+    from pokerdyn.games.preflop.multiway import ThreeWayTable, exact_class_three_way
     tri = sorted(class_index(n) for n in names)
     t0 = time.perf_counter()
     exact = exact_class_three_way(tri)
@@ -42,7 +42,7 @@ def main(argv=None) -> dict:
     ap.add_argument("--exact-triple", action="store_true")
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
-    from solvers.tournament_classes import class_jamfold_equilibrium
+    from pokerdyn.solvers.tournament_classes import class_jamfold_equilibrium
     stacks = [float(x) for x in a.stacks.split(",")]
     payouts = None if a.payouts is None else [float(x) for x in a.payouts.split(",")]
     eq = class_jamfold_equilibrium(stacks, payouts=payouts, progress=True)
@@ -57,7 +57,7 @@ def main(argv=None) -> dict:
            "ranges_pct": {k: round(100 * float(np.mean(g)), 2) for k, g in eq.ranges.items()}}
     print(json.dumps({k: v for k, v in out.items() if k != "ranges"}, indent=1))
     if a.sampled:
-        from solvers.tournament import jamfold_equilibrium
+        from pokerdyn.solvers.tournament import jamfold_equilibrium
         sa = jamfold_equilibrium(stacks, payouts=payouts, method="cfr", samples=a.sampled,
                                  boards=8, iterations=1500, progress=True)
         diffs = {}

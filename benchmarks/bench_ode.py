@@ -15,8 +15,8 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from games import get_game
-from dynamics import ode_model, simulate_batch
+from pokerdyn.games import get_game
+from pokerdyn.dynamics import ode_model, simulate_batch
 
 P, T_END, N, RTOL, ATOL = 9.0, 500.0, 64, 1e-8, 1e-10
 

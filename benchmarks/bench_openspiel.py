@@ -20,11 +20,11 @@ import statistics
 import tempfile
 import time
 
-from games import compile_game
-from games.strategy import uniform_strategy
-from games.io.openspiel import load_openspiel
-from solvers import nash_conv
-from solvers.learning.cfr_plus import CFR
+from pokerdyn.games import compile_game
+from pokerdyn.games.strategy import uniform_strategy
+from pokerdyn.games.io.openspiel import load_openspiel
+from pokerdyn.solvers import nash_conv
+from pokerdyn.solvers.learning.cfr_plus import CFR
 
 
 def timed(f, *args):

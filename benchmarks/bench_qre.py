@@ -26,9 +26,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import compile_game, get_game  # noqa: E402
-from games.io.efg import to_efg_exact  # noqa: E402
-from solvers.qre import branch_limit, qre_branch  # noqa: E402
+from pokerdyn.games import compile_game, get_game  # noqa: E402
+from pokerdyn.games.io.efg import to_efg_exact  # noqa: E402
+from pokerdyn.solvers.qre import branch_limit, qre_branch  # noqa: E402
 
 
 def _best(f, repeat=3):
@@ -88,7 +88,7 @@ def main() -> None:
                     "lambda": float(br.lambdas[-1])}
     print(f"kuhn3 branch to NashConv 1e-6: {t:.3f} s, {len(br)} points", flush=True)
     if not args.skip_maps:
-        from solvers.qre.selection import selection_map
+        from pokerdyn.solvers.qre.selection import selection_map
         from pokerdyn.commands.qre.qre import selection_records
         for name in args.maps.split(","):
             t = time.perf_counter()

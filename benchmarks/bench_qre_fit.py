@@ -18,10 +18,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import compile_game, get_game  # noqa: E402
-from dynamics.play.repeated import simulate  # noqa: E402
-from solvers.qre import qre_profiles, trace_branch  # noqa: E402
-from solvers.qre.estimate import counts_from_terminals, fit_lambda, sample_counts  # noqa: E402
+from pokerdyn.games import compile_game, get_game  # noqa: E402
+from pokerdyn.dynamics.play.repeated import simulate  # noqa: E402
+from pokerdyn.solvers.qre import qre_profiles, trace_branch  # noqa: E402
+from pokerdyn.solvers.qre.estimate import counts_from_terminals, fit_lambda, sample_counts  # noqa: E402
 
 
 def coverage(name: str, values: dict, lam: float, reps: int, hands: int, seed: int) -> dict:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import compile_game, uniform_strategy  # noqa: E402
-from games.catalog.synthetic import layered_game, layered_size  # noqa: E402
-from solvers import best_response, expected_payoffs  # noqa: E402
+from pokerdyn.games import compile_game, uniform_strategy  # noqa: E402
+from pokerdyn.games.catalog.synthetic import layered_game, layered_size  # noqa: E402
+from pokerdyn.solvers import best_response, expected_payoffs  # noqa: E402
 
 
 def peak_rss_mb() -> float:

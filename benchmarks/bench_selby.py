@@ -27,11 +27,11 @@ def main(argv: list[str] | None = None) -> None:
     a = ap.parse_args(argv)
     import numpy as np
 
-    import solvers
-    from games.compiled import compile_game
-    from games.preflop.classes import CLASSES
-    from games.preflop.equity import hu_equity_table
-    from games.preflop.selby import (SITUATIONS, chart, history_probabilities, own_reach,
+    from pokerdyn import solvers
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.games.preflop.classes import CLASSES
+    from pokerdyn.games.preflop.equity import hu_equity_table
+    from pokerdyn.games.preflop.selby import (SITUATIONS, chart, history_probabilities, own_reach,
                                      selby_game, strategy_grids)
 
     hu_equity_table()

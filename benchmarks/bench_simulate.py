@@ -21,11 +21,11 @@ from collections import deque
 import numpy as np
 import sympy as sp
 
-from dynamics.play.estimators import ratio_estimators, ratio_weights
-from dynamics.play.tables import payoff_gradients, simulated_deals, tree_tables
-from dynamics.play.repeated import estimator_study, simulate
-from dynamics.skp_points import skp_point
-from games import DECISION, get_game, param_symbols
+from pokerdyn.dynamics.play.estimators import ratio_estimators, ratio_weights
+from pokerdyn.dynamics.play.tables import payoff_gradients, simulated_deals, tree_tables
+from pokerdyn.dynamics.play.repeated import estimator_study, simulate
+from pokerdyn.dynamics.skp_points import skp_point
+from pokerdyn.games import DECISION, get_game, param_symbols
 
 GOAL = 4e7
 

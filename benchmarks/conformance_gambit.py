@@ -103,7 +103,7 @@ def attempt(fn: Callable[[], str]) -> str:
     """Run one check: its text, or ``n/a (...)``, ``refused: ...``, ``differs: ...``,
     ``crash: ...``.  A GameError is our library refusing the file (one line); anything
     else from our code is a crash."""
-    from games import GameError
+    from pokerdyn.games import GameError
 
     try:
         return fn()
@@ -135,7 +135,7 @@ def match_trees(game, g) -> dict:
     infoset}``, a bijection consistent at every node."""
     import numpy as np
 
-    from games.tree import CHANCE, DECISION, TERMINAL
+    from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL
 
     players = list(g.players)
     if game.n_players != len(players):
@@ -245,14 +245,14 @@ def strategy_profiles(game, cg) -> int:
 
     import numpy as np
 
-    from games.normal_form import plan_count, sequences
+    from pokerdyn.games.normal_form import plan_count, sequences
     sq, n_act = sequences(game), cg.n_actions.astype(np.int64)
     return math.prod(plan_count(sq, p, n_act) for p in range(game.n_players))
 
 
 def exact_behaviour(cg, plans) -> list[list[Fraction]]:
     """Behaviour of exact realization plans (sets their owner does not reach: uniform)."""
-    from solvers.sequence.form import sequence_form
+    from pokerdyn.solvers.sequence.form import sequence_form
 
     sf = sequence_form(cg)
     out = []
@@ -270,7 +270,7 @@ def own_reached(game, sigma) -> list[bool]:
     ``sigma`` (rows per set)."""
     import numpy as np
 
-    from games.tree import DECISION
+    from pokerdyn.games.tree import DECISION
 
     kind, parent, edge, infoset = (np.asarray(a) for a in
                                    (game.kind, game.parent, game.edge, game.infoset))
@@ -315,7 +315,7 @@ def in_family(sol, point: dict[str, Fraction]) -> bool:
     of its free parameters within its constraints (strict ones strict)?"""
     import sympy as sp
 
-    from solvers.symbolic import psplit
+    from pokerdyn.solvers.symbolic import psplit
 
     xs = [sp.Symbol(n, real=True) for n in sol.free]
     eqs = []
@@ -347,8 +347,8 @@ def near_family(sol, point: dict[str, float]) -> float:
     the whole family's sample)."""
     from dataclasses import fields
 
-    from solvers.crosscheck import distance_to_family
-    from solvers.symbolic.piecewise import Solution
+    from pokerdyn.solvers.crosscheck import distance_to_family
+    from pokerdyn.solvers.symbolic.piecewise import Solution
 
     kept = tuple((n, v) for n, v in sol.strategy if n in point)
     if not kept:
@@ -360,7 +360,7 @@ def near_family(sol, point: dict[str, float]) -> float:
 def _part_class():
     from dataclasses import dataclass
 
-    from solvers.symbolic.piecewise import Solution
+    from pokerdyn.solvers.symbolic.piecewise import Solution
 
     @dataclass(frozen=True)
     class Part(Solution):
@@ -384,8 +384,8 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
     when None."""
     import numpy as np
 
-    from games import GameError, compile_game
-    from games.io.efg import game_from_efg
+    from pokerdyn.games import GameError, compile_game
+    from pokerdyn.games.io.efg import game_from_efg
 
     state: dict[str, Any] = {}
 
@@ -425,7 +425,7 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
     scale = payoff_scale(g)
 
     def uniform() -> str:
-        from solvers.evaluation import regrets
+        from pokerdyn.solvers.evaluation import regrets
         cg = state["cg"] = compile_game(game)
         sigma = cg.legal / cg.n_actions[:, None].astype(np.float64)
         ours = float(regrets(cg, sigma).max())
@@ -447,8 +447,8 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
     def lp() -> str:
         import pygambit as gbt
 
-        from solvers import solve_lp
-        from solvers.sequence.lp import lp_solver_result
+        from pokerdyn.solvers import solve_lp
+        from pokerdyn.solvers.sequence.lp import lp_solver_result
         if not two:
             raise Skip(f"{game.n_players} players")
         if cg is None:
@@ -490,7 +490,7 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
     def lcp() -> str:
         import pygambit as gbt
 
-        from solvers.sequence.lcp import solve_lcp
+        from pokerdyn.solvers.sequence.lcp import solve_lcp
         if not two:
             raise Skip(f"{game.n_players} players")
         if cg is None:
@@ -558,7 +558,7 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
     def enummixed() -> str:
         import pygambit as gbt
 
-        from games.normal_form import plan_count, sequences
+        from pokerdyn.games.normal_form import plan_count, sequences
         if not two:
             raise Skip(f"{game.n_players} players")
         if not enum.startswith("ok") and not fams:
@@ -618,7 +618,7 @@ def check_nfg(text: str, name: str) -> Iterator[tuple[str, str]]:
     extensive-form games; their cells are ``n/a``)."""
     import itertools
 
-    from games.io.nfg import read_nfg
+    from pokerdyn.games.io.nfg import read_nfg
 
     state: dict[str, Any] = {}
 

@@ -26,9 +26,9 @@ POTS = "5/2,3,13/4,7/2,79/20,4,87/20,5,7,9,12,15"
 def main(argv: list[str] | None = None) -> int:
     import sympy as sp
 
-    from games import get_game
-    from figures.frontier.full_street import RECORD
-    from solvers.symbolic.supports.limits import limits_at
+    from pokerdyn.games import get_game
+    from pokerdyn.figures.frontier.full_street import RECORD
+    from pokerdyn.solvers.symbolic.supports.limits import limits_at
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pots", default=POTS)

@@ -50,10 +50,10 @@ def job_name(job) -> str:
 
 def run_job(args):
     job, out = args
-    from games import get_game
-    from dynamics import ode_model
-    from dynamics.chaos.classify import auto_section
-    from dynamics.chaos.lyapunov import random_starts, run_chaos
+    from pokerdyn.games import get_game
+    from pokerdyn.dynamics import ode_model
+    from pokerdyn.dynamics.chaos.classify import auto_section
+    from pokerdyn.dynamics.chaos.lyapunov import random_starts, run_chaos
 
     path = Path(out) / (job_name(job) + ".npz")
     if path.exists():
@@ -106,8 +106,8 @@ def _windowed(d, n: int) -> dict:
 
 def summary(out: Path, path: Path = DATA, n_windows: int = 50) -> dict:
     """Per job: windowed exponents, the convergence verdict, profit rates (JSON)."""
-    from dynamics.chaos.classify import correlation_dimension, section_clusters
-    from dynamics.chaos.convergence import lyapunov_convergence
+    from pokerdyn.dynamics.chaos.classify import correlation_dimension, section_clusters
+    from pokerdyn.dynamics.chaos.convergence import lyapunov_convergence
 
     runs = []
     for f in sorted(Path(out).glob("*.npz")):

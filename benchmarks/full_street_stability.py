@@ -33,8 +33,8 @@ POTS = (2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 12.0, 15.0, 20.0
 def family_profiles(rec: dict, n_samples: int, seed: int = 0) -> list[tuple[str, dict]]:
     """(label, profile by name) for every family of an ``equilibria --json`` record: its
     certified points, then up to ``n_samples`` sampled points of its free parameters."""
-    from solvers.symbolic.supports.equilibrium_set import family_from_record
-    from solvers.symbolic.supports.geometry import Numeric, sample
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
+    from pokerdyn.solvers.symbolic.supports.geometry import Numeric, sample
 
     rng = np.random.default_rng(seed)
     out = []
@@ -63,9 +63,9 @@ def ode_families(game, model, pot: float, averages, cfr_starts: int = 6) -> dict
     :func:`set_record`."""
     import sympy as sp
 
-    from dynamics.chaos.rest_points import find_rest_points, nash_profiles
-    from solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
-    from solvers.symbolic.supports.propose import LearnedProfile
+    from pokerdyn.dynamics.chaos.rest_points import find_rest_points, nash_profiles
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
+    from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile
 
     fixed = {k: float(v) for k, v in model.meta["fixed"].items()}
     props = []
@@ -82,9 +82,9 @@ def ode_families(game, model, pot: float, averages, cfr_starts: int = 6) -> dict
 
 
 def stability(pots, n_samples: int = 8) -> dict:
-    from games import get_game
-    from dynamics import ode_model
-    from dynamics.chaos.rest_points import dedupe, find_rest_points
+    from pokerdyn.games import get_game
+    from pokerdyn.dynamics import ode_model
+    from pokerdyn.dynamics.chaos.rest_points import dedupe, find_rest_points
 
     game = get_game(GAME)
     long_runs = DATA / "full_street_long_runs.json"

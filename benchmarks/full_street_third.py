@@ -27,14 +27,14 @@ from pathlib import Path
 
 import sympy as sp
 
-from games import get_game
-from solvers.symbolic.dominance import reduce_game
-from solvers.symbolic.enumeration import conditions, pot_symbol
-from solvers.symbolic.fullaxis.certify import nash_conv_fraction
-from solvers.symbolic.fullaxis.atpot import pot_families
-from solvers.symbolic.payoffs import symbolic_payoffs
-from solvers.symbolic.supports.solve import solve_support
-from games.strategy import param_symbols
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic.dominance import reduce_game
+from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
+from pokerdyn.solvers.symbolic.fullaxis.certify import nash_conv_fraction
+from pokerdyn.solvers.symbolic.fullaxis.atpot import pot_families
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.supports.solve import solve_support
+from pokerdyn.games.strategy import param_symbols
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "figures/frontier/data/full_street_families.json"
@@ -139,8 +139,8 @@ def main() -> int:
         "certificate": {"pot": str(at), "sample": {k: str(v) for k, v in point.items()},
                         "nash_conv": str(nc)}}]
     # the library's own result must agree: the same closed form, the same range
-    from solvers.symbolic.fullaxis import radical
-    from solvers.symbolic.fullaxis.sweep import generic_family
+    from pokerdyn.solvers.symbolic.fullaxis import radical
+    from pokerdyn.solvers.symbolic.fullaxis.sweep import generic_family
     lib = generic_family(game, conditions(game, None, fixed), F10_CASE, fixed)
     mine = {k: sp.sympify(v, locals={"P": p, "c3_K_bf": c}) for k, v in strategy.items()
             if v is not None}

@@ -18,12 +18,12 @@ from pathlib import Path
 
 import sympy as sp
 
-from games.catalog.kuhn import kuhn3
-from solvers.symbolic.supports import curves
-from solvers.symbolic.supports.equilibrium_set import FOLLOW, certify, follow_curves
-from solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
+from pokerdyn.games.catalog.kuhn import kuhn3
+from pokerdyn.solvers.symbolic.supports import curves
+from pokerdyn.solvers.symbolic.supports.equilibrium_set import FOLLOW, certify, follow_curves
+from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
                                              iterated_dominance_at)
-from solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
+from pokerdyn.solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
 
 OUT = Path(__file__).resolve().parents[1] / "figures/frontier/data/kuhn3_p4_curves.json"
 SUPPORTS = ("ccbbcbcbabccbcbbaccbbcbccbc", "ccbbcbcbabccbcbbaccbccbccbc",

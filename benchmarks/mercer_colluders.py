@@ -22,11 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from figures.mercer.colluders import KINDS, spec_of  # noqa: E402
-from games import compile_game  # noqa: E402
-from games.catalog.registry import make_game  # noqa: E402
-from solvers.iterative import run_iterative  # noqa: E402
-from solvers.learning.cfr_plus import CFR  # noqa: E402
+from pokerdyn.figures.mercer.colluders import KINDS, spec_of  # noqa: E402
+from pokerdyn.games import compile_game  # noqa: E402
+from pokerdyn.games.catalog.registry import make_game  # noqa: E402
+from pokerdyn.solvers.iterative import run_iterative  # noqa: E402
+from pokerdyn.solvers.learning.cfr_plus import CFR  # noqa: E402
 
 
 def solve(spec: str, tol: float, iterations: int, growth: float = 1.1) -> dict:

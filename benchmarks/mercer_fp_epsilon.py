@@ -24,12 +24,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import compile_game  # noqa: E402
-from games.catalog.registry import make_game  # noqa: E402
-from games.strategy import uniform_strategy  # noqa: E402
-from solvers.evaluation import regrets  # noqa: E402
-from solvers.learning.fictitious_play import FictitiousPlay  # noqa: E402
-from solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
+from pokerdyn.games import compile_game  # noqa: E402
+from pokerdyn.games.catalog.registry import make_game  # noqa: E402
+from pokerdyn.games.strategy import uniform_strategy  # noqa: E402
+from pokerdyn.solvers.evaluation import regrets  # noqa: E402
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay  # noqa: E402
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
 
 
 def main() -> None:

@@ -21,15 +21,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from figures.mercer.paper import (ALWAYS_BET, NEVER_BET, PAYOFFS_3P_SMH,  # noqa: E402
+from pokerdyn.figures.mercer.paper import (ALWAYS_BET, NEVER_BET, PAYOFFS_3P_SMH,  # noqa: E402
                                   TABLES, VALUE_2P_MMH, VALUE_2P_SMH, table_cells,
                                   table_frequencies)
-from solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
-from games import compile_game  # noqa: E402
-from games.catalog.registry import make_game  # noqa: E402
-from games.holdem import MercerEvaluator, Round, build_game  # noqa: E402
-from games.holdem.standard import MERCER_DECK  # noqa: E402
-from solvers import cfr, expected_payoffs, optimal_face_range, regrets, solve_lp  # noqa: E402
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
+from pokerdyn.games import compile_game  # noqa: E402
+from pokerdyn.games.catalog.registry import make_game  # noqa: E402
+from pokerdyn.games.holdem import MercerEvaluator, Round, build_game  # noqa: E402
+from pokerdyn.games.holdem.standard import MERCER_DECK  # noqa: E402
+from pokerdyn.solvers import cfr, expected_payoffs, optimal_face_range, regrets, solve_lp  # noqa: E402
 
 OUT: list[str] = []
 

@@ -38,12 +38,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games import compile_game  # noqa: E402
-from games.catalog.registry import make_game  # noqa: E402
-from solvers import cfr  # noqa: E402
-from solvers.evaluation import expected_payoffs, nash_conv  # noqa: E402
-from solvers.collusion import transplant  # noqa: E402
-from solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
+from pokerdyn.games import compile_game  # noqa: E402
+from pokerdyn.games.catalog.registry import make_game  # noqa: E402
+from pokerdyn.solvers import cfr  # noqa: E402
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv  # noqa: E402
+from pokerdyn.solvers.collusion import transplant  # noqa: E402
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
 
 RULES = {"as built": "", "two orbits": ",max_bets=2", "bet 8": ",bet=8"}
 SEATINGS = ((1, 2), (1, 3), (2, 3))

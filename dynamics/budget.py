@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from games import GameError
+from pokerdyn.games import GameError
 
 # Largest adaptation rate k of the ODE and repeated-play models.  ODE: time can be rescaled
 # (k t), so a larger k is a shorter run at k = K_MAX, and far larger rates overflow the field
@@ -44,7 +44,7 @@ def check_memory(need: float, what: str, max_memory: str | int | None = None,
     (bytes or ``"4G"``) or else the limit of :func:`games.size.resource_limits`
     (``--max-memory``) or else the available memory; ``force`` (default: the context's)
     skips the check.  ``what``: the run and the values that make it large."""
-    from games import size
+    from pokerdyn.games import size
 
     ctx = size.current_limits()
     if (ctx.force if force is None else bool(force)):

@@ -8,7 +8,7 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from dynamics.trajectory import Trajectory
+from pokerdyn.dynamics.trajectory import Trajectory
 
 
 def _arrow_indices(pts: NDArray, n_arrows: int) -> list[int]:

@@ -16,7 +16,7 @@ from typing import Callable, Iterator, Mapping
 
 import sympy as sp
 
-from games import GameError, get_game
+from pokerdyn.games import GameError, get_game
 
 NAMES = ("b_J", "c_K", "d_Q")
 
@@ -24,8 +24,8 @@ NAMES = ("b_J", "c_K", "d_Q")
 @lru_cache(maxsize=1)
 def _formulas() -> dict[str, tuple[sp.Expr, ...]]:
     """S1, S2, S3 as expressions in the game's pot symbol, from the enumeration."""
-    from solvers.symbolic.enumeration import pot_symbol
-    from solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.enumeration import pot_symbol
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
     game = get_game("skp")
     last = equilibrium_pieces(game)[-1]

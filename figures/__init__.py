@@ -11,6 +11,6 @@ __all__ = ["FigureResult"]
 def __getattr__(name: str):
     # lazy: importing figures.registry (every CLI start) must not import matplotlib
     if name == "FigureResult":
-        from figures.base import FigureResult
+        from pokerdyn.figures.base import FigureResult
         return FigureResult
     raise AttributeError(f"module 'figures' has no attribute {name!r}")

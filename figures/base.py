@@ -10,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from games.io.files import write_atomically  # noqa: E402
+from pokerdyn.games.io.files import write_atomically  # noqa: E402
 
 
 DPI = 120

@@ -1,9 +1,9 @@
 """pokerdyn core: extensive-form games as immutable data, compiled to flat arrays."""
-from games.compiled import CompiledGame, check_values, compile_game
-from games.catalog.registry import GAMES, get_game
-from games.strategy import (check_strategy, param_symbols, params_from_strategy, strategy_from_params,
+from pokerdyn.games.compiled import CompiledGame, check_values, compile_game
+from pokerdyn.games.catalog.registry import GAMES, get_game
+from pokerdyn.games.strategy import (check_strategy, param_symbols, params_from_strategy, strategy_from_params,
                        strategy_to_dict, symbolic_strategy, uniform_strategy)
-from games.tree import (CHANCE, DECISION, TERMINAL, Game, GameBuilder, GameError, Infoset,
+from pokerdyn.games.tree import (CHANCE, DECISION, TERMINAL, Game, GameBuilder, GameError, Infoset,
                    NamedParameter, ParameterDomain, infoset_label)
 
 __all__ = [

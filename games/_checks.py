@@ -13,7 +13,7 @@ import functools
 
 import numpy as np
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 
 # trees smaller than this are checked in plain Python (lazy_njit)

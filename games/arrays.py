@@ -15,8 +15,8 @@ from typing import Mapping
 import numpy as np
 from numpy.typing import ArrayLike
 
-from games._checks import STRUCTURE_ERRORS, check_perfect_recall, structure_error
-from games.tree import (DECISION, MAX_ACTIONS, TERMINAL, Game, GameError, Infoset,
+from pokerdyn.games._checks import STRUCTURE_ERRORS, check_perfect_recall, structure_error
+from pokerdyn.games.tree import (DECISION, MAX_ACTIONS, TERMINAL, Game, GameError, Infoset,
                         NamedParameter, _complete_named, check_n_edges, check_n_players)
 
 

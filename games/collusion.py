@@ -10,7 +10,7 @@ from typing import Sequence
 import numpy as np
 import sympy as sp
 
-from games.tree import Game, GameError
+from pokerdyn.games.tree import Game, GameError
 
 
 def check_seats(seats: Sequence[int], n_players: int, what: str = "colluders",

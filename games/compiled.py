@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games.tree import (CHANCE, DECISION, MAX_ACTIONS, TERMINAL, Game, GameError,
+from pokerdyn.games.tree import (CHANCE, DECISION, MAX_ACTIONS, TERMINAL, Game, GameError,
                         check_n_edges, check_n_players)
 
 # Largest payoff magnitude a compiled game may hold: sums of products of payoffs and reach

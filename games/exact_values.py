@@ -9,8 +9,8 @@ from typing import Any, Mapping
 import numpy as np
 import sympy as sp
 
-from games.compiled import check_values
-from games.tree import Game, GameError
+from pokerdyn.games.compiled import check_values
+from pokerdyn.games.tree import Game, GameError
 
 
 FLOAT_DENOMINATOR = 10**9

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games.errors import GameError
-from games.tree import DECISION, TERMINAL
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.tree import DECISION, TERMINAL
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 NODE_BYTES = 24
 TERMINAL_BYTES = 8

@@ -13,8 +13,8 @@ import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
-from games.compiled import CompiledGame
-from games.tree import Game, GameError
+from pokerdyn.games.compiled import CompiledGame
+from pokerdyn.games.tree import Game, GameError
 
 
 def uniform_strategy(cg: CompiledGame) -> NDArray[np.float64]:
@@ -100,7 +100,7 @@ def strategy_by_infoset(cg: CompiledGame,
 def has_declared_names(game) -> bool:
     """Whether some named parameter was named by the game's author (``b_J``), not made up
     from its information-set label (``x2_35_b_f``: builder, OpenSpiel and .efg games)."""
-    from games.tree import _auto_name
+    from pokerdyn.games.tree import _auto_name
 
     return any(p.name != _auto_name(game.infosets[game.infoset_index(p.infoset)], p.action)
                for p in game.named)

@@ -20,7 +20,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 TERMINAL, CHANCE, DECISION = 0, 1, 2
 
@@ -384,7 +384,7 @@ def _check_perfect_recall(kind, parent, edge, player, infoset, infosets) -> None
     """Every node of an information set must share its owner's own sequence of past
     (information set, action) pairs (numba kernel in games._checks, imported here so that
     building a small game does not load numba)."""
-    from games._checks import check_perfect_recall
+    from pokerdyn.games._checks import check_perfect_recall
 
     check_perfect_recall(kind, parent, edge, player, infoset, infosets)
 

@@ -104,7 +104,7 @@ class _StageMessages(logging.Handler):
 def _stage_messages():
     """Show the library's stage messages on stderr while a command runs, and take the
     handler off again afterwards (main() called in-process must leave logging as found)."""
-    log = logging.getLogger("games")
+    log = logging.getLogger("pokerdyn.games")
     handler, level = _StageMessages(), log.level
     log.addHandler(handler)
     log.setLevel(logging.INFO)
@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args) -> int:
     """Run the command: bad input (GameError, ValueError, UsageError, OSError) is one line
     on stderr and exit 2; KeyboardInterrupt goes to :func:`main`."""
-    from games import GameError
+    from pokerdyn.games import GameError
 
     from pokerdyn.commands.common import UsageError, resource_context
 

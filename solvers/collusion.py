@@ -32,10 +32,10 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from games import CompiledGame, Game, GameError, compile_game
-from games.strategy import check_strategy
+from pokerdyn.games import CompiledGame, Game, GameError, compile_game
+from pokerdyn.games.strategy import check_strategy
 
-from solvers.evaluation import check_player, expected_payoffs, regrets
+from pokerdyn.solvers.evaluation import check_player, expected_payoffs, regrets
 
 
 class Solved(NamedTuple):
@@ -138,16 +138,16 @@ def iterative_solver(method: str = "cfr+", tol: float | None = 0.01, iterations:
 
     def solve(cg: CompiledGame) -> Solved:
         if method == "paper-fp":
-            from solvers.learning.paper_fp import paper_fictitious_play
+            from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
             res = paper_fictitious_play(cg, epsilon, max_iterations=iterations,
                                         check_every=PAPER_FP_CHECK)
             return Solved(res.strategy, float(res.nash_conv), float(res.regrets.max()),
                           int(res.iterations), bool(res.max_regret < epsilon))
         if method == "cfr+":
-            from solvers.learning.cfr_plus import cfr
+            from pokerdyn.solvers.learning.cfr_plus import cfr
             res = cfr(cg, iterations=iterations, tol=tol, progress=progress)
         else:
-            from solvers.learning.fictitious_play import fictitious_play
+            from pokerdyn.solvers.learning.fictitious_play import fictitious_play
             res = fictitious_play(cg, iterations=iterations, tol=tol, progress=progress)
         reg = regrets(cg, res.strategy, check=False)
         return Solved(res.strategy, float(res.nash_conv), float(reg.max()),

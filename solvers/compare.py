@@ -9,12 +9,12 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from games import CompiledGame, GameError
+from pokerdyn.games import CompiledGame, GameError
 
-from solvers.learning.cfr_plus import CFR
-from solvers.learning.fictitious_play import FictitiousPlay
-from solvers.learning.hedge import Hedge
-from solvers.iterative import IterativeMethod, SolverResult, run_iterative
+from pokerdyn.solvers.learning.cfr_plus import CFR
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
+from pokerdyn.solvers.learning.hedge import Hedge
+from pokerdyn.solvers.iterative import IterativeMethod, SolverResult, run_iterative
 
 # name -> factory of the iterative method (the names of `pokerdyn solve --method`)
 ITERATIVE: dict[str, Callable[[], IterativeMethod]] = {
@@ -38,12 +38,12 @@ def compare(cg: CompiledGame, methods: Sequence[str], seconds: float | None = 30
     if seconds is not None and not seconds > 0:
         raise GameError(f"seconds={seconds} is outside the allowed range (0, inf)")
     if "lp" in methods:
-        from solvers.sequence.lp import check_two_player_zero_sum
+        from pokerdyn.solvers.sequence.lp import check_two_player_zero_sum
         check_two_player_zero_sum(cg)  # fail before spending the budget on the others
     out: dict[str, SolverResult] = {}
     for m in tqdm(methods, desc="methods", disable=not progress, leave=False):
         if m == "lp":
-            from solvers.sequence.lp import lp_solver_result, solve_lp
+            from pokerdyn.solvers.sequence.lp import lp_solver_result, solve_lp
             out[m] = lp_solver_result(cg, solve_lp(cg))
             continue
         run_iterative(cg, ITERATIVE[m](), iterations=1)  # compile/load the kernels first

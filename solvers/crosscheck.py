@@ -19,14 +19,14 @@ import sympy as sp
 from numpy.typing import NDArray
 from scipy.optimize import minimize
 
-from games import Game
-from games.compiled import CompiledGame, compile_game
-from games.strategy import params_from_strategy
+from pokerdyn.games import Game
+from pokerdyn.games.compiled import CompiledGame, compile_game
+from pokerdyn.games.strategy import params_from_strategy
 
-from solvers.symbolic.pot_values import exact_pot
-from solvers.learning.fictitious_play import fictitious_play
-from solvers.symbolic.piecewise import Solution, solutions_at
-from solvers.symbolic.nash_conv import exact_nash_conv  # noqa: F401  (public here too)
+from pokerdyn.solvers.symbolic.pot_values import exact_pot
+from pokerdyn.solvers.learning.fictitious_play import fictitious_play
+from pokerdyn.solvers.symbolic.piecewise import Solution, solutions_at
+from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv  # noqa: F401  (public here too)
 
 
 def random_profile(cg: CompiledGame, rng: np.random.Generator) -> NDArray[np.float64]:

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
-from games.strategy import check_strategy
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.strategy import check_strategy
 
-from solvers import _kernels as K
+from pokerdyn.solvers import _kernels as K
 
 
 def _arrays(cg: CompiledGame):

@@ -13,11 +13,11 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from games import Game, GameError
-from games.exact_values import exact_number
-from games.tree import CHANCE
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.exact_values import exact_number
+from pokerdyn.games.tree import CHANCE
 
-from solvers._kernels import infoset_tree
+from pokerdyn.solvers._kernels import infoset_tree
 
 
 def rational(x: float, limit: int = 10**7) -> Fraction:

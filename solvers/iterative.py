@@ -15,10 +15,10 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from games import CompiledGame, GameError
-from games.strategy import check_strategy, uniform_strategy
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.strategy import check_strategy, uniform_strategy
 
-from solvers.evaluation import expected_payoffs, nash_conv
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
 
 
 class IterativeMethod(Protocol):

@@ -23,8 +23,8 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from games.ranges import RangeGame
-from games.tree import TERMINAL
+from pokerdyn.games.ranges import RangeGame
+from pokerdyn.games.tree import TERMINAL
 
 Strategy = dict  # decision node -> (K, A) probabilities
 LETTERS = "abcdefgh"

@@ -23,21 +23,21 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm.auto import tqdm
 
-from games.compiled import compile_game
-from games.errors import GameError
-from games.preflop.classes import class_index
-from games.tournament.icm import check_payouts, icm_batch
-from games.tournament.jamfold import jamfold_game, table
-from games.tournament.sampled import (SampledDeals, action_gains, deal_values, sample_deals,
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import class_index
+from pokerdyn.games.tournament.icm import check_payouts, icm_batch
+from pokerdyn.games.tournament.jamfold import jamfold_game, table
+from pokerdyn.games.tournament.sampled import (SampledDeals, action_gains, deal_values, sample_deals,
                                       sampled_jamfold_game, standard_error)
 
 METHODS = ("fp", "hedge", "cfr")
 
 
 def _solver(method: str):
-    from solvers.learning.cfr_plus import cfr
-    from solvers.learning.fictitious_play import fictitious_play
-    from solvers.learning.hedge import hedge
+    from pokerdyn.solvers.learning.cfr_plus import cfr
+    from pokerdyn.solvers.learning.fictitious_play import fictitious_play
+    from pokerdyn.solvers.learning.hedge import hedge
     runs = {"fp": fictitious_play, "hedge": hedge, "cfr": cfr}
     if method not in runs:
         raise GameError(f"method={method!r} is unknown; allowed: {', '.join(METHODS)}")
@@ -150,7 +150,7 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
 
 def _classes(stacks, blinds, ante, payouts, button, samples, seed, iterations,
              max_displacement, progress) -> JamfoldEquilibrium:
-    from solvers.tournament_classes import class_jamfold_equilibrium, payoff_sd
+    from pokerdyn.solvers.tournament_classes import class_jamfold_equilibrium, payoff_sd
     if np.asarray(stacks).size != 3:
         raise GameError(f"model='classes' solves 3 seats, not {np.asarray(stacks).size} "
                         "(use model='sampled')")
@@ -281,7 +281,7 @@ def _hu_games(model, stacks, blinds, ante):
 def hu_chart(model, stacks, blinds, ante: float = 0.0, progress: bool = False):
     """SB push and BB call probabilities (len(stacks), K) of the heads-up chip-EV LP
     equilibrium at each effective stack (one LP per stack, see :func:`_hu_games`)."""
-    from solvers.sequence.lp import solve_lp
+    from pokerdyn.solvers.sequence.lp import solve_lp
 
     _, sb_set, bb_set, games = _hu_games(model, stacks, blinds, ante)
     K = len(model.names)
@@ -324,7 +324,7 @@ def one_level_face(cg, player: int, sigma: NDArray[np.float64], free: Sequence[i
     variables, rows scaled to unit size."""
     from scipy.optimize import linprog
 
-    from solvers.sequence.form import sequence_form
+    from pokerdyn.solvers.sequence.form import sequence_form
 
     sf = sequence_form(cg)
     other = 1 - player
@@ -418,8 +418,8 @@ def hu_chart_faces(model, stacks, blinds, ante: float = 0.0,
     ranges widened by their value slack: up to 0.035 near a breakpoint, where the value
     hardly changes along the face; and they cost about 1 s a stack.)
     """
-    from solvers.qre.core import action_values
-    from solvers.sequence.lp import solve_lp
+    from pokerdyn.solvers.qre.core import action_values
+    from pokerdyn.solvers.sequence.lp import solve_lp
 
     _, sb_set, bb_set, games = _hu_games(model, stacks, blinds, ante)
     n, K = len(stacks), len(model.names)

@@ -34,11 +34,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from tqdm.auto import tqdm
 
-from games.errors import GameError
-from games.preflop.classes import GRID
-from games.preflop.multiway import ThreeWayTable
-from games.tournament.ranged import ClassJamfold, class_jamfold, ordered_outcomes, uncovered
-from solvers.ranges import action_values, range_cfr, reaches
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import GRID
+from pokerdyn.games.preflop.multiway import ThreeWayTable
+from pokerdyn.games.tournament.ranged import ClassJamfold, class_jamfold, ordered_outcomes, uncovered
+from pokerdyn.solvers.ranges import action_values, range_cfr, reaches
 
 
 @dataclass(frozen=True)

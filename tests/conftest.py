@@ -2,14 +2,32 @@
 strategies for random behaviour profiles and exact rational parameter points."""
 from __future__ import annotations
 
+import os
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
-from games import compile_game, get_game
+import pokerdyn
+
+# The suite tests the installed package (issue 35): the source tree's pokerdyn/ holds only the
+# API and command line (games/, solvers/, ... become pokerdyn.games, ... when installed), so a
+# source tree that shadows the installed package is refused with the command that avoids it,
+# and the subprocesses the tests start do not put their working folder first either.
+_SOURCE = Path(__file__).resolve().parents[1] / "pokerdyn"
+if Path(pokerdyn.__file__).resolve().parent == _SOURCE:
+    try:
+        import pokerdyn.games  # noqa: F401  (an editable install maps it to games/)
+    except ModuleNotFoundError:
+        raise pytest.UsageError(
+            "the source tree's pokerdyn/ shadows the installed package: run the tests as the "
+            "README says, python -P -m pytest (-P: the working folder not first on sys.path)")
+os.environ["PYTHONSAFEPATH"] = "1"
+
+from pokerdyn.games import compile_game, get_game  # noqa: E402
 
 settings.register_profile("pokerdyn", deadline=None, max_examples=40,
                           suppress_health_check=[HealthCheck.too_slow])

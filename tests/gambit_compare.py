@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from games.tree import CHANCE, DECISION, Game
+from pokerdyn.games.tree import CHANCE, DECISION, Game
 
 
 def _frac(x) -> Fraction:

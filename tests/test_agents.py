@@ -7,13 +7,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dynamics.play.agents import (AdaptivePlayer, AllyPlayer, FictitiousLearner, FixedPlayer,
+from pokerdyn.dynamics.play.agents import (AdaptivePlayer, AllyPlayer, FictitiousLearner, FixedPlayer,
                              GradientLearner)
-from dynamics.play.experiments import alliance_players, exact_table_payoffs
-from dynamics.play.repeated import simulate
-from dynamics.skp_points import skp_point
-from dynamics.play.table import play_table
-from games import GameError
+from pokerdyn.dynamics.play.experiments import alliance_players, exact_table_payoffs
+from pokerdyn.dynamics.play.repeated import simulate
+from pokerdyn.dynamics.skp_points import skp_point
+from pokerdyn.dynamics.play.table import play_table
+from pokerdyn.games import GameError
 
 S2 = skp_point("S2", 9)
 NEAR_S3 = {n: v + 0.01 for n, v in skp_point("S3", 9).items()}
@@ -220,7 +220,7 @@ def test_bad_table_input():
 def test_alliance_shift_simulated(pot):
     """Simulated allied - neutral payoff shift (common random numbers) within 4 standard
     errors of the exact shift, and the outsider measurably loses."""
-    from dynamics.play.experiments import alliance_experiment
+    from pokerdyn.dynamics.play.experiments import alliance_experiment
     ex = alliance_experiment(pot, rounds=150_000, seed=4)
     d, se = ex.shift()
     exact = np.array([float(a - b) for a, b in zip(ex.exact_alliance, ex.exact_neutral)])
@@ -230,7 +230,7 @@ def test_alliance_shift_simulated(pot):
 
 def test_heterogeneous_learners_replay_and_differ():
     """Per-player (k_p, L_p): same seed -> identical; a faster Player 1 changes the run."""
-    from dynamics.play.experiments import heterogeneous_experiment
+    from pokerdyn.dynamics.play.experiments import heterogeneous_experiment
     kw = dict(variants=((0.01, 24),), rounds=30_000, seed=9)
     a, b = heterogeneous_experiment(**kw), heterogeneous_experiment(**kw)
     for key in a:

@@ -4,7 +4,7 @@ quadratic branches of the enumeration produce there."""
 import pytest
 import sympy as sp
 
-from solvers.symbolic.algebraic import _quadratic_sign, radical_zero, sign
+from pokerdyn.solvers.symbolic.algebraic import _quadratic_sign, radical_zero, sign
 
 R73 = sp.sqrt(73)
 PSTAR = (5 + R73) / 2

@@ -7,10 +7,10 @@ import pytest
 from conftest import profiles
 from hypothesis import given, settings
 
-from games import GameError, compile_game, get_game, uniform_strategy
-from games.arrays import game_from_arrays, game_to_arrays
-from games.catalog.synthetic import layered_game, layered_size
-from solvers import best_response, expected_payoffs, fictitious_play, nash_conv
+from pokerdyn.games import GameError, compile_game, get_game, uniform_strategy
+from pokerdyn.games.arrays import game_from_arrays, game_to_arrays
+from pokerdyn.games.catalog.synthetic import layered_game, layered_size
+from pokerdyn.solvers import best_response, expected_payoffs, fictitious_play, nash_conv
 
 
 def test_round_trip_of_kuhn3_gives_the_same_compiled_game():
@@ -85,7 +85,7 @@ def test_wrong_payoff_shape_and_missing_child():
 def test_perfect_recall_violation_in_arrays():
     """Player 1 decides twice; both second-decision nodes share a set though they follow
     different first actions of hers."""
-    from games import Infoset
+    from pokerdyn.games import Infoset
     infosets = (Infoset("P1:|", 0, ("x", "y")), Infoset("P1:|?", 0, ("u", "v")))
     kind = [2, 2, 2, 0, 0, 0, 0]
     parent = [-1, 0, 0, 1, 1, 2, 2]
@@ -138,12 +138,12 @@ def test_best_response_on_layered_game(sigma):
 
 _ONE_SIGNATURE = r"""
 import numpy as np
-import solvers
-from games import compile_game
-from games.catalog.registry import make_game
-from solvers import _kernels as K
-from solvers.continuation.system import indifference_system
-from solvers.learning.hedge import hedge
+from pokerdyn import solvers
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.continuation.system import indifference_system
+from pokerdyn.solvers.learning.hedge import hedge
 
 cg = compile_game(make_game("kuhn3"))
 sigma = np.full((cg.n_infosets, 2), 0.5)

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.symbolic.fullaxis.atpot import chunks
+from pokerdyn.solvers.symbolic.fullaxis.atpot import chunks
 
 
 def _mixed(case: str) -> str:

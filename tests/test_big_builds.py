@@ -7,14 +7,14 @@ import logging
 
 import numpy as np
 
-from games.holdem import build
-from games.holdem.standard import mercer_smh
+from pokerdyn.games.holdem import build
+from pokerdyn.games.holdem.standard import mercer_smh
 from pokerdyn.cli import main
 
 
 def test_library_logs_stages_and_prints_nothing(monkeypatch, capsys, caplog):
     monkeypatch.setattr(build, "LOG_NODES", 1)
-    with caplog.at_level(logging.INFO, logger="games.holdem.build"):
+    with caplog.at_level(logging.INFO, logger="pokerdyn.games.holdem.build"):
         g = mercer_smh(players=2, bet=3)
     msgs = [r.getMessage() for r in caplog.records]
     assert len(msgs) == 3
@@ -24,7 +24,7 @@ def test_library_logs_stages_and_prints_nothing(monkeypatch, capsys, caplog):
 
 
 def test_small_builds_log_nothing(caplog):
-    with caplog.at_level(logging.INFO, logger="games.holdem.build"):
+    with caplog.at_level(logging.INFO, logger="pokerdyn.games.holdem.build"):
         mercer_smh(players=2, bet=2)
     assert not caplog.records
 
@@ -39,7 +39,7 @@ def test_cli_shows_stage_messages_on_stderr(monkeypatch, capsys):
 
 
 def test_registry_keeps_small_games_and_rebuilds_large_ones(monkeypatch):
-    from games.catalog import registry
+    from pokerdyn.games.catalog import registry
     assert registry.make_game("mercer-smh(bet=6)") is registry.make_game("mercer-smh(bet=6)")
     monkeypatch.setattr(registry, "CACHE_NODES", 1000)      # mercer-smh: 1,141 nodes
     a = registry.make_game("mercer-smh(bet=7)")

@@ -7,8 +7,8 @@ import pytest
 import sympy as sp
 from conftest import compiled
 
-from games import get_game, strategy_from_params
-from solvers import nash_conv, symbolic_payoffs
+from pokerdyn.games import get_game, strategy_from_params
+from pokerdyn.solvers import nash_conv, symbolic_payoffs
 
 P = sp.Symbol("P", positive=True)
 

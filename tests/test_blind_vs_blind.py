@@ -7,12 +7,12 @@ import json
 import numpy as np
 import pytest
 
-from games import compile_game, get_game
-from games.tournament.buckets import bucket_model
-from games.tournament.endgame import blind_vs_blind
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.tournament.buckets import bucket_model
+from pokerdyn.games.tournament.endgame import blind_vs_blind
 from pokerdyn.cli import main
-from solvers import fictitious_play, hedge, nash_conv
-from solvers.sequence.lcp import solve_lcp
+from pokerdyn.solvers import fictitious_play, hedge, nash_conv
+from pokerdyn.solvers.sequence.lcp import solve_lcp
 
 SPEC = "blind-vs-blind(stacks=[10,6,4],payouts=[0.5,0.3,0.2],buckets=6)"
 

@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.symbolic.fullaxis.boxprune import empty, infeasible
+from pokerdyn.solvers.symbolic.fullaxis.boxprune import empty, infeasible
 
 XS = sp.symbols("x0:4", real=True)
 

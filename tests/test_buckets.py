@@ -5,12 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-pytest.importorskip("games.preflop.equity")
+pytest.importorskip("pokerdyn.games.preflop.equity")
 pytest.importorskip("phevaluator")
 
-from games.preflop.classes import class_index, pair_probabilities  # noqa: E402
-from games.tournament.buckets import bucket_model, equity_buckets  # noqa: E402
-from games.tournament.showdown import weak_orderings  # noqa: E402
+from pokerdyn.games.preflop.classes import class_index, pair_probabilities  # noqa: E402
+from pokerdyn.games.tournament.buckets import bucket_model, equity_buckets  # noqa: E402
+from pokerdyn.games.tournament.showdown import weak_orderings  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_buckets_order_and_mass():
 def test_bucket_heads_up_data_is_the_deal_weighted_class_data(small):
     """Pair probabilities add the classes' exactly; P(B_a, B_b) e_ab + P(B_b, B_a) e_ba
     equals the pair probability (equities of the two sides add to 1)."""
-    from games.preflop.equity import hu_equity_table
+    from pokerdyn.games.preflop.equity import hu_equity_table
     m, P = small.model, pair_probabilities()
     S = np.eye(4)[small.members]
     assert np.allclose(m.pair_prob, S.T @ P @ S, atol=1e-15)
@@ -59,7 +59,7 @@ def test_fp_and_hedge_reach_the_same_equilibrium_fp_first(tmp_path):
     """3 buckets, 3 seats 10/10/10, ICM 0.5/0.3/0.2: both solvers get NashConv below 1e-3,
     fictitious play in fewer iterations, and their strategies agree on average (the full
     measurement, 8 buckets to 1e-5, is in BENCHMARKS.md)."""
-    from figures.tournament.fp_hedge import compare, fp_hedge_figure
+    from pokerdyn.figures.tournament.fp_hedge import compare, fp_hedge_figure
     r = compare(k=3, samples=40, target=1e-3, iterations=30_000, seconds=None, seed=2)
     fp, hd = r["fp"], r["hedge"]
     assert fp["nash_conv"] <= 1e-3 and hd["nash_conv"] <= 1e-3

@@ -11,12 +11,12 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from games import GameError, get_game
-from dynamics import ode_model, simulate_ode
-from dynamics.chaos.classify import classify_run, correlation_dimension, section_clusters
-from dynamics.chaos.kernels import polynomial_system
-from dynamics.chaos.lyapunov import largest_lyapunov, random_starts, run_chaos
-from dynamics.chaos.rest_points import find_rest_points, polish
+from pokerdyn.games import GameError, get_game
+from pokerdyn.dynamics import ode_model, simulate_ode
+from pokerdyn.dynamics.chaos.classify import classify_run, correlation_dimension, section_clusters
+from pokerdyn.dynamics.chaos.kernels import polynomial_system
+from pokerdyn.dynamics.chaos.lyapunov import largest_lyapunov, random_starts, run_chaos
+from pokerdyn.dynamics.chaos.rest_points import find_rest_points, polish
 from pokerdyn.cli import main
 
 GAME = "kuhn3-full-simplified"
@@ -154,7 +154,7 @@ def test_cli_lyapunov_bad_input_is_one_line(capsys, argv, word):
 
 
 def test_figure_renders_quick(tmp_path):
-    from figures.frontier.full_street_dynamics import main as figure
+    from pokerdyn.figures.frontier.full_street_dynamics import main as figure
 
     res = figure(tmp_path, seed=0, quick=True)
     assert all(f.exists() for f in res.files)
@@ -173,7 +173,7 @@ def test_periodic_orbit_closes_with_neutral_floquet_multipliers():
     # P = 2.5: after the transient the orbit closes (period 29.49) inside the face where
     # six frequencies are interior; six multipliers on the unit circle (the flow and the
     # neighbouring cycles of the family), the others inside it
-    from dynamics import find_cycle
+    from pokerdyn.dynamics import find_cycle
 
     m = model(2.5)
     x = run_chaos(m, random_starts(m, 1, seed=0)[0], 2000.0).meta["final"]
@@ -187,7 +187,7 @@ def test_time_average_finds_the_equilibrium_the_run_earns():
     # P = 5, seed-0 start 0: the run earns (-0.04398, -0.00693, 0.05091), which is not the
     # CFR+ equilibrium (-0.04398, -0.00231, 0.04630); its time average polishes to a second
     # Nash rest point with those payoffs (Billingham: profit rates match an equilibrium)
-    from dynamics.chaos.classify import profit_match, time_average
+    from pokerdyn.dynamics.chaos.classify import profit_match, time_average
 
     m = model(5.0)
     r = run_chaos(m, random_starts(m, 3, seed=0)[0], 3000.0, 600.0)
@@ -203,7 +203,7 @@ def test_time_average_finds_the_equilibrium_the_run_earns():
 def test_given_profiles_per_pot_are_polished_and_kept():
     # the exact families of the enumeration enter as profiles per pot (names of fixed
     # parameters are ignored); the CFR+ limit at P = 8 stands in for one here
-    from dynamics.chaos.rest_points import nash_profiles, rest_points_along_pot
+    from pokerdyn.dynamics.chaos.rest_points import nash_profiles, rest_points_along_pot
 
     g = get_game(GAME)
     prof = nash_profiles(g, {"P": 8.0}, n_starts=1, iterations=3000)[0]
@@ -231,7 +231,7 @@ def test_rest_point_eigenvalues_split_into_faces_and_a_traceless_block():
     # at a rest point the Jacobian's face rows are diagonal, (1 - 2v) h_i, and the block of
     # the interior coordinates has trace 0: its eigenvalues sum to 0, so an equilibrium
     # with an interior coordinate has max Re >= 0 and is never asymptotically stable
-    from dynamics.chaos.rest_points import reduced_field
+    from pokerdyn.dynamics.chaos.rest_points import reduced_field
 
     p = nash_point(4.0)
     m = model(4.0)
@@ -254,9 +254,9 @@ def test_p4_runs_earn_the_payoffs_of_an_exact_equilibrium_family():
     # c3_K_bf, c2_K_b (CFR+ finds only the isolated equilibrium (-31/600, 1/200, 7/150))
     import sympy as sp
 
-    from dynamics.chaos.classify import time_average
-    from solvers.symbolic.supports.equilibrium_set import equilibrium_set
-    from solvers.symbolic.supports.propose import LearnedProfile
+    from pokerdyn.dynamics.chaos.classify import time_average
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set
+    from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile
 
     m = model(4.0)
     r = run_chaos(m, random_starts(m, 3, seed=0)[0], 6000.0, 1200.0)

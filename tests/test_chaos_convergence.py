@@ -8,11 +8,11 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from games import GameError, get_game
-from dynamics import ode_model
-from dynamics.chaos.convergence import lyapunov_convergence, window_exponents
-from dynamics.chaos.kernels import polynomial_field, tangent_log_growth
-from dynamics.chaos.lyapunov import random_starts, run_chaos
+from pokerdyn.games import GameError, get_game
+from pokerdyn.dynamics import ode_model
+from pokerdyn.dynamics.chaos.convergence import lyapunov_convergence, window_exponents
+from pokerdyn.dynamics.chaos.kernels import polynomial_field, tangent_log_growth
+from pokerdyn.dynamics.chaos.lyapunov import random_starts, run_chaos
 
 x, y, z = sp.symbols("x y z")
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from games import get_game
+from pokerdyn.games import get_game
 from pokerdyn.cli import main
-from solvers import symbolic_payoffs
+from pokerdyn.solvers import symbolic_payoffs
 
 ROOT = Path(__file__).resolve().parents[1]
 

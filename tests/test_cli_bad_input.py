@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from figures.registry import FIGURES
+from pokerdyn.figures.registry import FIGURES
 from hostile import run_bad
 from pokerdyn.cli import COMMANDS, main
 

@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError
-from games.catalog.registry import make_game
-from games.holdem import Deck, build_game
-from games.holdem.betting import Round
-from games.tree import CHANCE
+from pokerdyn.games import GameError
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.holdem import Deck, build_game
+from pokerdyn.games.holdem.betting import Round
+from pokerdyn.games.tree import CHANCE
 from pokerdyn.cli import main
 from pokerdyn.commands import common
-from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
+from pokerdyn.solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
 
 
 def _fails(capsys, argv):

@@ -14,9 +14,9 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-import games.tournament.hands as hands
-from games.preflop.classes import CLASSES, RANKS, grid_cell, pair_probabilities
-from games.tournament.showdown import HandModel
+import pokerdyn.games.tournament.hands as hands
+from pokerdyn.games.preflop.classes import CLASSES, RANKS, grid_cell, pair_probabilities
+from pokerdyn.games.tournament.showdown import HandModel
 from pokerdyn.cli import main
 
 

@@ -9,15 +9,15 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from games import GAMES, GameError, compile_game
-from games.arrays import game_from_arrays, game_to_arrays
-from games.catalog.kuhn import kuhn, kuhn3
-from games.catalog.registry import GAME_OPTIONS
-from games.collusion import share_winnings
-from games.tree import Infoset
+from pokerdyn.games import GAMES, GameError, compile_game
+from pokerdyn.games.arrays import game_from_arrays, game_to_arrays
+from pokerdyn.games.catalog.kuhn import kuhn, kuhn3
+from pokerdyn.games.catalog.registry import GAME_OPTIONS
+from pokerdyn.games.collusion import share_winnings
+from pokerdyn.games.tree import Infoset
 from pokerdyn.cli import main
-from solvers.collusion import ROTATION, collusion_payoffs, iterative_solver
-from solvers.evaluation import expected_payoffs
+from pokerdyn.solvers.collusion import ROTATION, collusion_payoffs, iterative_solver
+from pokerdyn.solvers.evaluation import expected_payoffs
 
 K3 = kuhn3()
 SOLVE = iterative_solver("cfr+", tol=1e-3, iterations=20_000)
@@ -184,9 +184,9 @@ def test_pot_sharing_seats_two_and_three_nearly_always_fold_in_3p_smh():
     to fold" (3P-SMH).  Derived here (CFR+, NashConv <= 1e-4): player 1 always bets and
     both colluders fold every holding but the top pairs 55 and 66, which call (about 6% of
     deals); both lose money."""
-    from games.catalog.registry import make_game
-    from solvers import cfr
-    from solvers._kernels import reach_probs
+    from pokerdyn.games.catalog.registry import make_game
+    from pokerdyn.solvers import cfr
+    from pokerdyn.solvers._kernels import reach_probs
     cg = compile_game(make_game("mercer-smh(players=3,collusion=pot)"))
     res = cfr(cg, tol=1e-4, iterations=2_000)
     assert res.converged

@@ -8,14 +8,14 @@ import json
 import numpy as np
 import pytest
 
-from games import GameError, compile_game
-from games.catalog.registry import make_game
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.catalog.registry import make_game
 from pokerdyn.cli import main
-from solvers.collusion import (ROTATION, Solved, check_epsilon, collusion_payoffs,
+from pokerdyn.solvers.collusion import (ROTATION, Solved, check_epsilon, collusion_payoffs,
                                iterative_solver, transplant)
-from solvers.evaluation import expected_payoffs, regrets
-from solvers.learning.paper_fp import paper_fictitious_play
-from tests.hostile import run_bad
+from pokerdyn.solvers.evaluation import expected_payoffs, regrets
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
+from hostile import run_bad
 
 SPEC = "mercer-smh(players=3)"
 EPS = 0.02
@@ -169,7 +169,7 @@ def test_cli_bad_epsilon_is_refused(tmp_path, extra, names):
 def test_chunked_and_resumed_paper_fp_is_one_run(tmp_path, monkeypatch):
     """A long solve is run in chunks, each end checkpointed; an interrupted run resumes from
     its checkpoint.  Both give the bits of one uninterrupted run (3P-SMH, epsilon 0.02)."""
-    from figures.mercer import table7
+    from pokerdyn.figures.mercer import table7
     cg = compile_game(make(None, None))
     one = paper_fictitious_play(cg, EPS, max_iterations=table7.MAX_ITERATIONS, check_every=25)
     monkeypatch.setattr(table7, "CHUNK", 30)           # rounded to the check window, 25
@@ -185,7 +185,7 @@ def test_chunked_and_resumed_paper_fp_is_one_run(tmp_path, monkeypatch):
 
 
 def test_cached_solver_reuses_its_profile_and_reports_its_run(tmp_path):
-    from figures.mercer import table7
+    from pokerdyn.figures.mercer import table7
     g = make(None, None)
     solve = table7.fp_solver(EPS, tmp_path, {g.name: "smh3"})
     first = solve(compile_game(g))
@@ -203,8 +203,8 @@ def test_cached_solver_reuses_its_profile_and_reports_its_run(tmp_path):
 def test_table7_shows_every_kind_three_ways(tmp_path):
     """The committed results render: CFR+ and the paper's FP per kind and case, with the
     NashConv of every solve; the numbers are those of the committed JSON files."""
-    from figures.mercer import table7
-    from figures.mercer.render import DATA
+    from pokerdyn.figures.mercer import table7
+    from pokerdyn.figures.mercer.render import DATA
     res = table7.main(tmp_path)
     text = res.files[0].read_text()
     for kind in table7.KINDS:

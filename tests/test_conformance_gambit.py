@@ -130,7 +130,7 @@ MYERSON = "books/myerson1991/fig4_2.efg"
 
 
 def _myerson():
-    from games.io.efg import game_from_efg
+    from pokerdyn.games.io.efg import game_from_efg
     text = (CATALOG / MYERSON).read_text(encoding="utf-8")
     return text, game_from_efg(text, "fig4_2")
 
@@ -146,7 +146,7 @@ def test_harness_sees_two_sets_merged():
     """Player 1's second set split in two on our side (still perfect recall: both nodes
     follow A1), one set in Gambit's: the partition differs."""
     text, _ = _myerson()
-    from games.io.efg import game_from_efg
+    from pokerdyn.games.io.efg import game_from_efg
     lines = text.splitlines()
     k = [i for i, s in enumerate(lines) if s.startswith('p "" 1 2 ')][1]
     lines[k] = lines[k].replace('p "" 1 2 ', 'p "" 1 3 ')

@@ -21,10 +21,10 @@ pyspiel = pytest.importorskip("pyspiel")
 exploitability = pytest.importorskip("open_spiel.python.algorithms.exploitability")
 expected_game_score = pytest.importorskip("open_spiel.python.algorithms.expected_game_score")
 
-from games import GameError, compile_game, get_game  # noqa: E402
-from games.io.openspiel import _load_pyspiel_game, load_openspiel, openspiel_policy  # noqa: E402
-from games.strategy import uniform_strategy  # noqa: E402
-from solvers import cfr, nash_conv, solve_lp  # noqa: E402
+from pokerdyn.games import GameError, compile_game, get_game  # noqa: E402
+from pokerdyn.games.io.openspiel import _load_pyspiel_game, load_openspiel, openspiel_policy  # noqa: E402
+from pokerdyn.games.strategy import uniform_strategy  # noqa: E402
+from pokerdyn.solvers import cfr, nash_conv, solve_lp  # noqa: E402
 
 # every game here has at most ~1e4 histories and imports in well under a second
 NEW_GAMES = [

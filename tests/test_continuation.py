@@ -7,12 +7,12 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings, strategies as st
 
-from games import GameError, get_game
-from solvers.continuation.api import continuation
-from solvers.continuation.certify import certify
-from solvers.continuation.system import indifference_system
-from solvers.symbolic.enumeration import pot_symbol
-from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+from pokerdyn.games import GameError, get_game
+from pokerdyn.solvers.continuation.api import continuation
+from pokerdyn.solvers.continuation.certify import certify
+from pokerdyn.solvers.continuation.system import indifference_system
+from pokerdyn.solvers.symbolic.enumeration import pot_symbol
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
 
 TOL = 1e-8
 
@@ -81,8 +81,8 @@ def test_kuhn3_third_branch_end_lies_on_an_exact_family_at_pot_8():
 def test_certificate_is_exact_and_detects_a_non_equilibrium():
     """The exact NashConv of an equilibrium point is ~0, of the uniform profile > 0 (and it
     equals the float NashConv of the numeric kernels)."""
-    from games.compiled import compile_game
-    from solvers.evaluation import nash_conv
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.solvers.evaluation import nash_conv
 
     S = indifference_system(get_game("skp"))
     x = np.full(S.n, 0.5)
@@ -150,7 +150,7 @@ def test_issue_14_bad_input_is_one_line_naming_the_value(argv, named):
 
 def test_n_card_figure_quick_renders_certified_branches(tmp_path):
     """The `n_card` figure (quick: N = 3, 2 <= P <= 10) draws certified branches."""
-    from figures.frontier.n_card import main
+    from pokerdyn.figures.frontier.n_card import main
 
     res = main(tmp_path, seed=0, quick=True)
     assert res.files[0].stat().st_size > 0
@@ -161,8 +161,8 @@ def test_n_card_figure_quick_renders_certified_branches(tmp_path):
 def test_every_sample_of_every_branch_is_an_equilibrium():
     """Not only the certified branch points: every accepted continuation step of the
     3-card game over 2 <= P <= 10 has NashConv below 1e-9 (float kernels)."""
-    from games.compiled import compile_game
-    from solvers.evaluation import nash_conv
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.solvers.evaluation import nash_conv
 
     game = get_game("kuhn3(cards=3)")
     res = continuation(game, (2.0, 10.0), start=5.3)
@@ -178,7 +178,7 @@ def test_bet_equities_of_the_best_and_worst_card():
     """The bet classifier of the n_card figure: an ace bet wins against every calling range
     (equity 1), a bet with the lowest card loses to every one (equity 0), at all branch
     points of the 3-card game (deck Q K A)."""
-    from figures.frontier.n_card import bet_equities
+    from pokerdyn.figures.frontier.n_card import bet_equities
 
     res = continuation(get_game("kuhn3(cards=3)"), (2.0, 10.0), start=5.3)
     seen = set()

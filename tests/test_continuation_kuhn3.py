@@ -19,14 +19,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures.frontier.kuhn3_family import recorded
-from games import get_game
-from games.compiled import compile_game
-from solvers.continuation.api import continuation
-from solvers.continuation.trace import Options
-from solvers.evaluation import expected_payoffs
-from solvers.symbolic.supports.equilibrium_set import family_from_record
-from solvers.symbolic.supports.geometry import Numeric, distance
+from pokerdyn.figures.frontier.kuhn3_family import recorded
+from pokerdyn.games import get_game
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.solvers.continuation.api import continuation
+from pokerdyn.solvers.continuation.trace import Options
+from pokerdyn.solvers.evaluation import expected_payoffs
+from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
+from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 REACHED = 1e-6   # a set reached less often than this is not compared
@@ -110,8 +110,8 @@ def test_five_card_branch_point_at_pot_6_lies_on_an_exact_family():
     one proposal, has a support whose exact solution is a certified family (one free
     parameter, player 3's T bet after two checks; exact NashConv 0 at a rational point) at
     max-norm distance below 1e-8, with the family's exact payoffs."""
-    from solvers.symbolic.supports.equilibrium_set import equilibrium_set
-    from solvers.symbolic.supports.propose import LearnedProfile
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set
+    from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile
 
     game = get_game("kuhn3(cards=5)")
     res = continuation(game, (5.9, 6.0), start=5.9, opts=Options(max_branches=30))

@@ -16,17 +16,17 @@ import pytest
 import sympy as sp
 from hypothesis import given, strategies as st
 
-from games import compile_game
-from games.catalog.kuhn import kuhn3
-from games.strategy import strategy_from_params
-from solvers.evaluation import nash_conv
-from solvers.exact_profile import Quadratic
-from solvers.symbolic.supports import curves
-from solvers.symbolic.fullaxis.certify import (nash_conv_fraction, nash_conv_quadratic,
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.kuhn import kuhn3
+from pokerdyn.games.strategy import strategy_from_params
+from pokerdyn.solvers.evaluation import nash_conv
+from pokerdyn.solvers.exact_profile import Quadratic
+from pokerdyn.solvers.symbolic.supports import curves
+from pokerdyn.solvers.symbolic.fullaxis.certify import (nash_conv_fraction, nash_conv_quadratic,
                                                quadratic_profile)
-from solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
+from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
                                              iterated_dominance_at)
-from solvers.symbolic.supports.solve import pure_values
+from pokerdyn.solvers.symbolic.supports.solve import pure_values
 
 RATIONAL_CURVE = "ccbbcbcbabccbcbbaccbccbccbc"  # 14 mixed frequencies, x1_Q_kbf_c among them
 ELLIPTIC_CURVE = "ccbbcbcbabccbcbbaccbbcbccbc"  # 13 mixed frequencies
@@ -155,8 +155,8 @@ def test_kuhn3_p4_curves_figure_from_the_committed_record(p4, tmp_path):
     """The committed record (benchmarks/kuhn3_p4_curves.py) holds the curves of the skipped
     supports and of their neighbours, each part certified, and the figure renders from it;
     the elliptic curve ends at C's payoffs."""
-    from figures.frontier.kuhn3_p4_curves import recorded
-    from figures.registry import load
+    from pokerdyn.figures.frontier.kuhn3_p4_curves import recorded
+    from pokerdyn.figures.registry import load
 
     cs = recorded()
     assert {RATIONAL_CURVE, ELLIPTIC_CURVE} <= {c["support"] for c in cs}
@@ -175,7 +175,7 @@ def test_cli_prints_the_curves(rational_curves, capsys):
     """``pokerdyn equilibria kuhn3 --pot 4`` prints each curve with its parameter range and
     payoffs, and the runs' distance to a family or curve."""
     from pokerdyn.commands.exact.equilibrium_supports import print_set
-    from solvers.symbolic.supports.equilibrium_set import EquilibriumSet
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import EquilibriumSet
 
     res = EquilibriumSet("kuhn3", sp.Integer(4), {}, (), (), (), ((0.36, -1),),
                          curves=tuple(rational_curves), curve_distances=(0.04,))

@@ -5,10 +5,10 @@ import random
 import pytest
 import sympy as sp
 
-from games import GameError, get_game
-from games.strategy import param_symbols
-from solvers import symbolic_payoffs
-from solvers.symbolic.dominance import iterated_dominance, reduce_game
+from pokerdyn.games import GameError, get_game
+from pokerdyn.games.strategy import param_symbols
+from pokerdyn.solvers import symbolic_payoffs
+from pokerdyn.solvers.symbolic.dominance import iterated_dominance, reduce_game
 
 
 def _fixed_by_rules():
@@ -118,7 +118,7 @@ def test_strict_needs_every_reached_vertex_with_float_chance_weights():
     player 1 never folds g = 0 while player 2's set is reached (player 1 always bets).  (The
     reach used to be truncated to integers, every vertex looked unreached and the call was
     reported strictly dominated.)"""
-    from games.catalog.registry import make_game
+    from pokerdyn.games.catalog.registry import make_game
 
     g = make_game("mercer-smh(players=2)")
     weak = {e.name: e for e in iterated_dominance(g).eliminations}

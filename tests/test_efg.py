@@ -4,9 +4,9 @@ import re
 import numpy as np
 import pytest
 
-from games import compile_game, get_game
-from games.io.efg import to_efg
-from games.catalog.river import river
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.io.efg import to_efg
+from pokerdyn.games.catalog.river import river
 
 
 @pytest.mark.parametrize("cg", [compile_game(get_game("kuhn")), compile_game(river(max_bets=2))])

@@ -6,11 +6,11 @@ import random
 import pytest
 import sympy as sp
 
-from games import GameError, get_game
-from games.io.efg import read_efg, to_efg_exact
-from games.strategy import param_symbols
+from pokerdyn.games import GameError, get_game
+from pokerdyn.games.io.efg import read_efg, to_efg_exact
+from pokerdyn.games.strategy import param_symbols
 from pokerdyn.cli import main
-from solvers import symbolic_payoffs
+from pokerdyn.solvers import symbolic_payoffs
 
 CASES = [("skp", {"P": 9}), ("kuhn3-third", {"P": "15/2"}), ("kuhn", {})]
 

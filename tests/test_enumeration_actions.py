@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 import sympy as sp
 
-from games import GameBuilder, GameError
-from games.io.efg import game_from_efg
-from games.strategy import symbolic_strategy, param_symbols
-from solvers.symbolic.behaviour_supports import action_values, many_actions, support_leaves
-from solvers.symbolic.nash_conv import nash_conv_with, payoffs_at
-from solvers.symbolic.piecewise import _key, solutions_at
-from solvers.symbolic.support_families import solutions
+from pokerdyn.games import GameBuilder, GameError
+from pokerdyn.games.io.efg import game_from_efg
+from pokerdyn.games.strategy import symbolic_strategy, param_symbols
+from pokerdyn.solvers.symbolic.behaviour_supports import action_values, many_actions, support_leaves
+from pokerdyn.solvers.symbolic.nash_conv import nash_conv_with, payoffs_at
+from pokerdyn.solvers.symbolic.piecewise import _key, solutions_at
+from pokerdyn.solvers.symbolic.support_families import solutions
 
-from tests.hostile import run_bad, run_cli
+from hostile import run_bad, run_cli
 
 
 def _simultaneous_efg(name: str, rows: list[str], cols: list[str], pay) -> str:
@@ -131,7 +131,7 @@ def test_agrees_with_two_action_engine(spec, pot):
     """On two-action games the support enumeration finds the families of the case analysis
     (solvers.symbolic.enumeration) exactly, at a fixed pot: SKP at P = 9 (three isolated
     equilibria, Billingham sec. 3) and one-third street Kuhn at P = 4 (a segment)."""
-    from games.catalog.registry import get_game
+    from pokerdyn.games.catalog.registry import get_game
     game = get_game(spec)
     old = solutions_at(game, pot)
     new = solutions(game, {"P": sp.Integer(pot)})
@@ -174,7 +174,7 @@ def test_too_many_supports_refused_up_front(tmp_path):
 
 
 def _terminal_probs(game, strat):
-    from games.tree import CHANCE
+    from pokerdyn.games.tree import CHANCE
     syms = param_symbols(game)
     sub = {syms[k]: v for k, v in strat}
     rows = [[sp.sympify(e).xreplace(sub) for e in row] for row in symbolic_strategy(game)]
@@ -238,7 +238,7 @@ def test_catalog_game_matches_enummixed(path):
             if not node.infoset.is_chance:
                 dec.append(node.infoset)
             stack.extend(reversed(list(node.children)))
-    from games.tree import DECISION
+    from pokerdyn.games.tree import DECISION
     nodes = [n for n in range(game.n_nodes) if game.kind[n] == DECISION]
     smap = {}
     for n, inf in zip(nodes, dec):

@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from games import GameError, get_game
+from pokerdyn.games import GameError, get_game
 from pokerdyn.cli import main
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import pot_symbol
-from solvers.symbolic.pot_values import exact_pot
-from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at, solutions_at_from_axis
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import pot_symbol
+from pokerdyn.solvers.symbolic.pot_values import exact_pot
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at, solutions_at_from_axis
 
 GAME = get_game("kuhn3-third")
 P = pot_symbol(GAME)

@@ -4,11 +4,11 @@ player 2's strategy is unique (bluff J 1/3, call Q 1/3); player 1's value is -1/
 whole family."""
 import sympy as sp
 
-from games import get_game
-from games.compiled import compile_game
-from games.strategy import strategy_from_params
-from solvers.evaluation import nash_conv
-from solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.games import get_game
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.strategy import strategy_from_params
+from pokerdyn.solvers.evaluation import nash_conv
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
 GAME = get_game("kuhn")
 

@@ -18,10 +18,10 @@ Discrepancies with the printed paper (the tree decides, see the tests' comments)
 import pytest
 import sympy as sp
 
-from games import get_game
-from solvers.crosscheck import exact_nash_conv
-from solvers.symbolic.enumeration import pot_symbol
-from solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.games import get_game
+from pokerdyn.solvers.crosscheck import exact_nash_conv
+from pokerdyn.solvers.symbolic.enumeration import pot_symbol
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
 GAME = get_game("kuhn3-third")
 P = pot_symbol(GAME)

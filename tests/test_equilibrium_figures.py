@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from figures.billingham.equilibria.plots import (FAMILY_GAMES, RECORDED, family_key,
+from pokerdyn.figures.billingham.equilibria.plots import (FAMILY_GAMES, RECORDED, family_key,
                                                  load_families, value_range)
-from solvers.symbolic.family_records import pieces_records
-from solvers.symbolic.piecewise import equilibrium_pieces
-from figures.registry import load
-from games import get_game
-from solvers.symbolic.enumeration import pot_symbol
+from pokerdyn.solvers.symbolic.family_records import pieces_records
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.figures.registry import load
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic.enumeration import pot_symbol
 
 PSTAR = "5/2 + sqrt(73)/2"  # Billingham sec. 3: P* = (5 + sqrt 73)/2
 

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dynamics.play.estimators import (bias, corrected, is_binomial, likelihood_table,
+from pokerdyn.dynamics.play.estimators import (bias, corrected, is_binomial, likelihood_table,
                                  ratio_estimators, ratio_weights, RatioEstimator)
-from dynamics.play.observation import observation_model
-from dynamics.play.repeated import estimator_study
-from games import GameError, get_game, param_symbols
+from pokerdyn.dynamics.play.observation import observation_model
+from pokerdyn.dynamics.play.repeated import estimator_study
+from pokerdyn.games import GameError, get_game, param_symbols
 
 G = get_game("skp")
 S = param_symbols(G)

@@ -1,4 +1,4 @@
-"""solvers.exact_profile on integers over common denominators: the expected payoffs equal
+"""pokerdyn.solvers.exact_profile on integers over common denominators: the expected payoffs equal
 a direct sum over the terminals of the product of the probabilities on each path (in
 Fractions), the best-response values equal the float kernels' to rounding, and Kuhn's
 equilibrium gives exactly -1/18 (Kuhn 1950)."""
@@ -9,11 +9,11 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from games import get_game
-from games.compiled import compile_game
-from games.tree import CHANCE
-from solvers.evaluation import best_response
-from solvers.exact_profile import exact_values, rational
+from pokerdyn.games import get_game
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.tree import CHANCE
+from pokerdyn.solvers.evaluation import best_response
+from pokerdyn.solvers.exact_profile import exact_values, rational
 
 
 def _random_profile(game, seed: int) -> dict[str, tuple]:

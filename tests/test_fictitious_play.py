@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from conftest import compiled
 
-from games import GameError, strategy_from_params, uniform_strategy
-from solvers import fictitious_play, nash_conv
-from solvers._kernels import own_reach
+from pokerdyn.games import GameError, strategy_from_params, uniform_strategy
+from pokerdyn.solvers import fictitious_play, nash_conv
+from pokerdyn.solvers._kernels import own_reach
 
 
 @pytest.mark.parametrize("schedule, averaging, iterations, bound", [
@@ -93,8 +93,8 @@ def test_regret_log_equals_regrets_and_leaves_play_unchanged(game, averaging):
     iteration k + 1 (its best-response value, from the responses the update computes, minus
     its expected payoff), equal to ``solvers.regrets`` of that profile; the profile is the
     same to the bit as without the log and as one iteration a call."""
-    from solvers import regrets
-    from solvers.learning.fictitious_play import FictitiousPlay
+    from pokerdyn.solvers import regrets
+    from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
 
     cg = compiled(game)
     fp = FictitiousPlay(schedule="simultaneous", averaging=averaging)
@@ -113,7 +113,7 @@ def test_regret_log_equals_regrets_and_leaves_play_unchanged(game, averaging):
 
 
 def test_regret_log_needs_the_simultaneous_schedule_and_its_shape():
-    from solvers.learning.fictitious_play import FictitiousPlay
+    from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
 
     cg = compiled("kuhn")
     sigma = uniform_strategy(cg)

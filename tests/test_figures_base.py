@@ -1,4 +1,4 @@
-"""figures.base: the fixed title position of new_figure is where matplotlib's automatic
+"""pokerdyn.figures.base: the fixed title position of new_figure is where matplotlib's automatic
 placement puts a title, and save writes the PNG at DPI with the figure's own layout."""
 import matplotlib
 
@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from figures.base import DPI, new_figure, save  # noqa: E402
+from pokerdyn.figures.base import DPI, new_figure, save  # noqa: E402
 
 
 def _draw(fig, ax):

@@ -5,8 +5,8 @@ against Freund-Schapire), quick runs from committed data."""
 import numpy as np
 import pytest
 
-from figures.mercer.strong import gains
-from figures.registry import FIGURES, load
+from pokerdyn.figures.mercer.strong import gains
+from pokerdyn.figures.registry import FIGURES, load
 
 
 @pytest.mark.parametrize("name", ["tournament_chart", "tournament_fp_hedge", "mercer_strong"])
@@ -51,7 +51,7 @@ def test_footnote_six_fits_weak_not_strong_collusion(tmp_path):
     """The committed 3P-SMH solves (CFR+ to NashConv 2e-4, rules as built): strong collusion
     (shared cards and win sharing, the Java's) gains the pair at least 0.04 per hand at every
     seating; weak collusion (win sharing) gains on the order of 1e-4 at seats (1,3), (2,3)."""
-    from figures.mercer.strong import RESULTS
+    from pokerdyn.figures.mercer.strong import RESULTS
     import json
     run = json.loads(RESULTS.read_text())["as built / cfr+"]
     g = gains(run)

@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-from figures.registry import FIGURES
+from pokerdyn.figures.registry import FIGURES
 
 NAMES = ["billingham_fig11", "billingham_fig12", "billingham_fig13", "billingham_fig14",
          "billingham_fig15", "billingham_fig16", "billingham_fig17", "alliance_transfer"]

@@ -1,7 +1,7 @@
 """Smoke test of this issue's figures in quick mode: files written, key numbers right."""
 import pytest
 
-from figures.registry import FIGURES, load
+from pokerdyn.figures.registry import FIGURES, load
 
 
 @pytest.mark.parametrize("name", ["river_value_bet_size", "river_strategy_tree",

@@ -13,10 +13,10 @@ from __future__ import annotations
 import sympy as sp
 import pytest
 
-from games import get_game
-from solvers.symbolic import enumeration as en
-from solvers.symbolic.dominance import iterated_dominance, reduce_game
-from solvers.symbolic.nash_conv import exact_nash_conv
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic import enumeration as en
+from pokerdyn.solvers.symbolic.dominance import iterated_dominance, reduce_game
+from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
 
 GAME = get_game("kuhn3-full-simplified")
 FREE = ("b1_Q", "b1_K", "c1_K_kkb", "c1_K_kbf", "b1_A", "b2_Q", "b2_K", "c2_K_b",
@@ -70,7 +70,7 @@ def test_below_two_dominance_alone_solves_the_game():
 def test_case_walk_cells_are_the_integers_one_to_five():
     """Every vertex value of every gain changes sign only at P = 1, 2, 3, 4 or 5, so the
     case walk works on 11 cells of the P axis."""
-    from solvers.symbolic.casesearch import walk
+    from pokerdyn.solvers.symbolic.casesearch import walk
 
     conds = en.conditions(GAME, None, reduce_game(GAME))
     s = walk._Search(conds, en.pot_symbol(GAME), {})
@@ -95,10 +95,10 @@ def test_point_at_pot_nine_is_an_exact_equilibrium(weak):
 
 @pytest.mark.parametrize("method,tol", [("cfr+", 1e-3), ("fp", 5e-3)])
 def test_learning_limits_at_pot_nine_reach_the_exact_equilibrium(method, tol):
-    from games.compiled import compile_game
-    from games.strategy import params_from_strategy
-    from solvers.learning.cfr_plus import cfr
-    from solvers.learning.fictitious_play import fictitious_play
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.games.strategy import params_from_strategy
+    from pokerdyn.solvers.learning.cfr_plus import cfr
+    from pokerdyn.solvers.learning.fictitious_play import fictitious_play
 
     cg = compile_game(GAME, P=9.0)
     res = cfr(cg, iterations=20_000) if method == "cfr+" else \

@@ -14,12 +14,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import get_game
-from solvers.symbolic import enumeration as en
-from solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
-from solvers.symbolic.fullaxis.groebner import solve_block
-from solvers.symbolic.fullaxis.sweep import generic_family
-from figures.frontier.full_street import RECORD
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic import enumeration as en
+from pokerdyn.solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
+from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
+from pokerdyn.solvers.symbolic.fullaxis.sweep import generic_family
+from pokerdyn.figures.frontier.full_street import RECORD
 
 GAME = get_game("kuhn3-full-simplified")
 REC = json.loads(RECORD.read_text())
@@ -130,7 +130,7 @@ def test_symbolic_gains_equal_the_tree_at_rational_points(conds, pot, vals, k):
     g = sp.sympify(c.gradient).xreplace({**sub, P: v, en.pot_symbol(GAME): v})
     reach = en.own_reach(GAME, GAME.infoset_index(next(
         n.infoset for n in GAME.named if n.name == c.name))).xreplace(sub)
-    from solvers.exact_profile import exact_values
+    from pokerdyn.solvers.exact_profile import exact_values
     pays = exact_payoffs(GAME, v)
     e = []
     for x in (1, 0):
@@ -158,7 +158,7 @@ def test_generic_family_at_pot_nine_is_the_known_equilibrium(conds):
 
 
 def test_figure_draws_every_family_from_the_committed_data(tmp_path):
-    from figures.frontier.full_street import main
+    from pokerdyn.figures.frontier.full_street import main
 
     res = main(tmp_path, seed=0, quick=True)
     assert res.files[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -167,7 +167,7 @@ def test_figure_draws_every_family_from_the_committed_data(tmp_path):
 
 
 def _families():
-    from figures.frontier.full_street import families
+    from pokerdyn.figures.frontier.full_street import families
 
     return [x for x in families(REC) if x[1] > x[0]]
 
@@ -195,7 +195,7 @@ def test_a_resumed_sweep_solves_the_supports_of_every_pot_done_before(monkeypatc
     """--state resumes a run: the supports of pots enumerated before (here 13/4, a sample
     of an earlier round, not a start pot) must become generic families in the first round,
     not be skipped because their pot is already done (the resumed run used to lose them)."""
-    import solvers.symbolic.fullaxis.sweep as sw
+    import pokerdyn.solvers.symbolic.fullaxis.sweep as sw
 
     seen: list = []
     monkeypatch.setattr(sw, "conditions", lambda *a: [])
@@ -214,8 +214,8 @@ def test_a_sweep_enumerates_the_rational_ends_of_its_pieces(monkeypatch):
     to the pieces as point tasks, and keeps what an enumeration left undecided."""
     from types import SimpleNamespace
 
-    import solvers.symbolic.fullaxis.sweep as sw
-    from solvers.symbolic.piecewise import Piece
+    import pokerdyn.solvers.symbolic.fullaxis.sweep as sw
+    from pokerdyn.solvers.symbolic.piecewise import Piece
 
     r7 = 1 + sp.sqrt(7)
     axis = [Piece(sp.Interval.Ropen(2, 3), ()), Piece(sp.FiniteSet(3), ()),
@@ -310,7 +310,7 @@ def test_the_undecided_components_belong_to_families_decided_over_the_axis(conds
     c1_K_kkb) come from two supports whose families carry sqrt(R(P)): F10's is feasible
     exactly on F10's range, the other's (R = P^4 - 6P^3 + 15P^2 - 2P + 1) nowhere in
     [2, 20], both branches."""
-    from solvers.symbolic.fullaxis.exceptional import feasible_parts
+    from pokerdyn.solvers.symbolic.fullaxis.exceptional import feasible_parts
 
     lo, hi = sp.Integer(2), sp.Integer(20)
     parts = {}
@@ -327,7 +327,7 @@ def test_a_block_is_solved_once_per_pot_and_its_unhandled_parts_are_repeated(mon
     """atpot.block_once: the second leaf with the same block gets the same branches (fresh
     dicts) without a second solve, and whatever the solve left in posdim.UNHANDLED is
     reported again for it."""
-    from solvers.symbolic.fullaxis import atpot as swm, posdim
+    from pokerdyn.solvers.symbolic.fullaxis import atpot as swm, posdim
 
     x, y = sp.symbols("x y", real=True)
     calls = []
@@ -353,8 +353,8 @@ def test_a_constraint_sympy_decides_by_itself_is_dropped_from_the_display():
     """A family constraint that holds identically (x^2 + 1 >= 0 for real x) becomes sympy's
     True as a relation; the display drops it instead of failing on it (a resumed
     whole-axis sweep re-solving its critical pots met one at P = 5)."""
-    from solvers.symbolic.enumeration import Family
-    from solvers.symbolic.piecewise import _display
+    from pokerdyn.solvers.symbolic.enumeration import Family
+    from pokerdyn.solvers.symbolic.piecewise import _display
 
     x = sp.Symbol("x", real=True)
     fam = Family((("x", x),), ("x",), ((x, False), (1 - x, False), (x ** 2 + 1, False)), "c")

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from figures.frontier.full_street import RECORD
-from games import GameError, compile_game, get_game
-from solvers.symbolic.supports.geometry import Numeric, distance
-from solvers.symbolic.supports.limits import families_at, limits_at
-from solvers.symbolic.supports.propose import learned_profiles, refine
+from pokerdyn.figures.frontier.full_street import RECORD
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
+from pokerdyn.solvers.symbolic.supports.limits import families_at, limits_at
+from pokerdyn.solvers.symbolic.supports.propose import learned_profiles, refine
 
 REC = json.loads(RECORD.read_text())
 GAME = get_game(REC["game"])

@@ -16,13 +16,13 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game
-from games.io.efg import game_from_efg, normalize_labels, read_efg, to_efg_exact
-from games.io.nfg import read_nfg, write_nfg
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.io.efg import game_from_efg, normalize_labels, read_efg, to_efg_exact
+from pokerdyn.games.io.nfg import read_nfg, write_nfg
 from gambit_compare import (disagreements, gambit_read, gambit_summary, nfg_disagreements,
                             our_summary)
 from hostile import run_bad
-from solvers import solve_lp
+from pokerdyn.solvers import solve_lp
 
 gbt = pytest.importorskip("pygambit")
 CATALOG = Path(gbt.__file__).parent / "catalog_data"

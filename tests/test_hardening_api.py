@@ -21,12 +21,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-import solvers.evaluation as ev
-import solvers.iterative as it
-from games import GameError, compile_game, get_game
-from games.catalog.registry import make_game
-from games.strategy import check_strategy, uniform_strategy
-from solvers import _kernels as K
+import pokerdyn.solvers.evaluation as ev
+import pokerdyn.solvers.iterative as it
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.strategy import check_strategy, uniform_strategy
+from pokerdyn.solvers import _kernels as K
 
 ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True)
@@ -124,7 +124,7 @@ def test_check_runs_once_at_the_entry_not_in_the_loop(monkeypatch):
         return check_strategy(cg, sigma, what, atol, full)
     monkeypatch.setattr(ev, "check_strategy", counting)
     monkeypatch.setattr(it, "check_strategy", counting)
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
 
     cg = cg_of("kuhn")
     res = cfr(cg, iterations=300, sigma0=uniform_strategy(cg))
@@ -263,7 +263,7 @@ def test_tolerance_and_lists():
 
 # ---------------------------------------------------------------------------- other entries
 def test_paper_fp_resume_is_checked():
-    from solvers.learning.paper_fp import paper_fictitious_play
+    from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 
     cg = cg_of("kuhn")
     with pytest.raises(GameError, match="resume sigma shape"):
@@ -279,15 +279,15 @@ def test_paper_fp_resume_is_checked():
 
 @pytest.mark.parametrize("iterations", [0, 2.5, float("nan"), "10"])
 def test_iterations_must_be_a_positive_integer(iterations):
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
 
     with pytest.raises(GameError, match="iterations=.* is outside the allowed range"):
         cfr(cg_of("kuhn"), iterations=iterations)
 
 
 def test_transplant_and_realization_plan_check_their_profiles():
-    from solvers.collusion import transplant
-    from solvers.sequence.form import sequence_form
+    from pokerdyn.solvers.collusion import transplant
+    from pokerdyn.solvers.sequence.form import sequence_form
 
     cg = cg_of("kuhn")
     s = uniform_strategy(cg)
@@ -305,7 +305,7 @@ def test_transplant_and_realization_plan_check_their_profiles():
 
 
 def test_exact_values_checks_the_exact_profile():
-    from solvers.exact_profile import exact_values
+    from pokerdyn.solvers.exact_profile import exact_values
 
     game = get_game("kuhn")
     half = (Fraction(1, 2), Fraction(1, 2))
@@ -331,7 +331,7 @@ def test_exact_values_checks_the_exact_profile():
 
 
 def test_ode_model_state_and_simulate_init_shapes():
-    from dynamics import ode_model, simulate_ode, simulate_batch
+    from pokerdyn.dynamics import ode_model, simulate_ode, simulate_batch
 
     model = ode_model(get_game("skp"), {"P": 9})
     y = np.full(model.n, 0.5)
@@ -351,7 +351,7 @@ def test_ode_model_state_and_simulate_init_shapes():
 
 
 def test_learning_model_state_shapes():
-    from dynamics.learning.model import learning_model
+    from pokerdyn.dynamics.learning.model import learning_model
 
     cg = cg_of("kuhn")
     m = learning_model(cg, rule="replicator")
@@ -375,13 +375,13 @@ def test_compile_game_refuses_unknown_parameters():
 BOUNDS_SCRIPT = r"""
 import json, sys
 import numpy as np
-from games import compile_game
-from games.catalog.registry import make_game
-from games.strategy import uniform_strategy
-from solvers import _kernels as K
-from solvers.evaluation import best_response, expected_payoffs, nash_conv
-from solvers.learning.cfr_plus import cfr
-from solvers.learning.fictitious_play import fictitious_play
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.strategy import uniform_strategy
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.evaluation import best_response, expected_payoffs, nash_conv
+from pokerdyn.solvers.learning.cfr_plus import cfr
+from pokerdyn.solvers.learning.fictitious_play import fictitious_play
 
 def values(cg, s):
     a = (cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob)

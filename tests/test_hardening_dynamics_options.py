@@ -24,9 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dynamics
+from pokerdyn import dynamics
 import pokerdyn.cli as cli
-from games import GameError, get_game
+from pokerdyn.games import GameError, get_game
 from hostile import allowed_text, float_or_none, in_band, in_list, outside, run_bad
 
 GIB = 2**30
@@ -65,9 +65,9 @@ def test_simulate_huge_window_refused_at_once(tmp_path, monkeypatch):
     most MAX_L = 10^8 hands, refused at parse time; within it the estimate (ring buffer and
     reciprocal table of the window) is checked against the available memory (here 1 GiB)
     before anything is allocated: the kernel is never called."""
-    import dynamics.play._play_kernel as kernel
-    from dynamics.play.repeated import MAX_L
-    from games import size
+    import pokerdyn.dynamics.play._play_kernel as kernel
+    from pokerdyn.dynamics.play.repeated import MAX_L
+    from pokerdyn.games import size
 
     assert MAX_L == 10**8
     monkeypatch.setattr(kernel, "play", _fail)
@@ -89,7 +89,7 @@ def test_memory_estimate_counts_the_window_up_to_the_run_length():
     """A window longer than the run never drops a hand, so it runs as one of the run's
     length: the default 10^7 rounds with L = 10^8 need a few hundred MiB, and give exactly
     the result of L = rounds."""
-    from dynamics.play.repeated import memory_estimate, simulate
+    from pokerdyn.dynamics.play.repeated import memory_estimate, simulate
 
     assert memory_estimate(L=10**8, rounds=10**7) < 400 * 2**20
     assert memory_estimate(L=10**8, rounds=10**10) > 1.5 * GIB
@@ -104,7 +104,7 @@ def test_memory_estimate_counts_the_window_up_to_the_run_length():
 def test_ode_rate_ceiling(tmp_path):
     """Defect 2: `ode skp --pot 9 --k 1e300` overflowed in the integrator.  k is capped at
     K_MAX = 1e6, on the command line and in the Python API."""
-    from dynamics.budget import K_MAX
+    from pokerdyn.dynamics.budget import K_MAX
 
     for argv in (["ode", "skp", "--pot=9", "--k=1e300"],
                  ["ode", "skp", "--pot=9", "--k=1,1,1e7"],
@@ -114,7 +114,7 @@ def test_ode_rate_ceiling(tmp_path):
     skp = get_game("skp")
     with pytest.raises(GameError, match=r"rates must be > 0 and <= 1e\+06"):
         dynamics.ode_model(skp, {"P": 9}, k=1e300)
-    from dynamics.play.repeated import simulate
+    from pokerdyn.dynamics.play.repeated import simulate
     with pytest.raises(GameError, match=r"k=10000000.0 is outside the allowed range "
                                         r"\[0, 1e\+06\]"):
         simulate(k=K_MAX * 10, rounds=10)
@@ -130,8 +130,8 @@ def test_ode_run_beyond_the_step_budget_refused_up_front(argv, tmp_path, monkeyp
     """Defect 3: `--t-end 1e300` ran with no end and `--pot 1e-9` for minutes.  The work's
     lower bound (t-end x the fastest rate of the model, the largest |eigenvalue| of its
     Jacobian) is checked against the budget before solve_ivp is called."""
-    import dynamics.ode.solve as solve
-    from dynamics.ode import equilibria
+    import pokerdyn.dynamics.ode.solve as solve
+    from pokerdyn.dynamics.ode import equilibria
 
     monkeypatch.setattr(solve, "solve_ivp", _fail)
     monkeypatch.setattr(equilibria, "find_equilibria", _fail, raising=False)
@@ -142,7 +142,7 @@ def test_ode_run_beyond_the_step_budget_refused_up_front(argv, tmp_path, monkeyp
 def test_ode_step_budget_stops_a_run_that_spends_it():
     """The integration counts its right-hand-side evaluations and stops with one line
     when the budget (``max_nfev``) is spent; within it the run is unchanged."""
-    from dynamics import simulate_ode
+    from pokerdyn.dynamics import simulate_ode
 
     model = dynamics.ode_model(get_game("skp"), {"P": 9})
     full = simulate_ode(model, [0.5] * 3, 50.0)
@@ -161,8 +161,8 @@ def test_lyapunov_budget(tmp_path, monkeypatch):
     then failed; it is refused before the kernel runs.  A tiny `--tau` no longer sizes an
     array by t-end / tau (at most one record per step), and the kernel stops with one line
     when its step budget is spent."""
-    import dynamics.chaos.lyapunov as ly
-    from dynamics.chaos.lyapunov import run_chaos
+    import pokerdyn.dynamics.chaos.lyapunov as ly
+    from pokerdyn.dynamics.chaos.lyapunov import run_chaos
 
     model = dynamics.ode_model(get_game("skp"), {"P": 9}, fixed="dominance")
     with monkeypatch.context() as m:
@@ -184,9 +184,9 @@ def test_lyapunov_budget(tmp_path, monkeypatch):
 def test_qre_precision_ceiling(tmp_path, monkeypatch):
     """Defect 4: `qre --lambda 1e300` passed the check and failed after 45 s (the branch's
     step budget).  Precisions are capped at LAMBDA_MAX = 1e7, before the walk starts."""
-    import solvers.qre.branch as branch
-    from solvers.qre import check_lambda
-    from solvers.qre.core import LAMBDA_MAX
+    import pokerdyn.solvers.qre.branch as branch
+    from pokerdyn.solvers.qre import check_lambda
+    from pokerdyn.solvers.qre.core import LAMBDA_MAX
 
     assert check_lambda(LAMBDA_MAX) == 1e7
     with pytest.raises(GameError, match=r"allowed range \(0, 1e\+07\]"):
@@ -201,8 +201,8 @@ def test_qre_precision_ceiling(tmp_path, monkeypatch):
 
 
 def test_qre_branch_api_refuses_an_unreachable_end():
-    from games import compile_game
-    from solvers.qre import trace_branch
+    from pokerdyn.games import compile_game
+    from pokerdyn.solvers.qre import trace_branch
 
     with pytest.raises(GameError, match="max_lambda=1e"):
         trace_branch(compile_game(get_game("kuhn")), max_lambda=1e300)
@@ -225,7 +225,7 @@ def test_simulate_checks_every_output_path_before_any_work(plot, counts, tmp_pat
 def test_simulate_writes_its_outputs_atomically(tmp_path, monkeypatch):
     """The counts file goes through games.io.files.write_atomically (temporary, then
     rename; the plot already did) and both outputs are complete at the end."""
-    import games.io.files as files
+    import pokerdyn.games.io.files as files
 
     written = []
     real = files.write_atomically

@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import GameError
+from pokerdyn.games import GameError
 from hostile import run_bad
 from pokerdyn.cli import main
-from solvers.symbolic.pot_values import exact_pot
+from pokerdyn.solvers.symbolic.pot_values import exact_pot
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow,
@@ -102,7 +102,7 @@ def test_huge_expression_refused_before_it_is_computed(monkeypatch):
     power itself is never formed (only the bounded 2**2, 2**4, 2**16 are)."""
     import sympy as sp
 
-    import solvers.symbolic.pot_values as pv
+    import pokerdyn.solvers.symbolic.pot_values as pv
 
     calls = []
     real = pv._power
@@ -179,7 +179,7 @@ def test_failed_export_names_the_path_given_not_the_temporary(tmp_path, monkeypa
 
 
 def test_write_atomically_names_the_target(tmp_path):
-    from games.io.files import write_atomically
+    from pokerdyn.games.io.files import write_atomically
 
     def fail(tmp):
         tmp.write_text("partial")
@@ -204,7 +204,7 @@ def test_write_atomically_names_the_target(tmp_path):
 def test_chart_refuses_before_any_lp(argv, name, tmp_path, monkeypatch):
     """The chart's stacks are counted (overflow-safe) before the grid is allocated or any
     LP is solved: 1e308/1e-308 was an OverflowError, 1e15/1 a 7 PiB allocation."""
-    import solvers.tournament as tour
+    import pokerdyn.solvers.tournament as tour
 
     monkeypatch.setattr(tour, "hu_chart", _never)
     monkeypatch.setattr(np, "arange", _never)  # not even the grid
@@ -238,7 +238,7 @@ def test_chart_grid_is_the_full_grid_above_the_blinds():
     [("0.5,1", "0"), ("0.5,1", "0.25"), ("1,2", "0")]))
 def test_fuzz_chart_sizes(top, ratio, floor, tmp_path, monkeypatch):
     """Max-stack and step each in range, together more stacks than allowed."""
-    import solvers.tournament as tour
+    import pokerdyn.solvers.tournament as tour
 
     blinds, ante = floor
     bb = float(blinds.split(",")[1]) + float(ante)
@@ -255,7 +255,7 @@ def test_fuzz_chart_sizes(top, ratio, floor, tmp_path, monkeypatch):
 def test_fuzz_pushfold_options(data, tmp_path, monkeypatch):
     """Stacks, blinds, ante, samples, boards, seed: hostile values and values in range that
     would make an LP of 1e300 big blinds or allocate petabytes of sampled deals."""
-    import games.tournament.jamfold as jf
+    import pokerdyn.games.tournament.jamfold as jf
 
     monkeypatch.setattr(jf, "jamfold_game", _never)
     deep = st.one_of(st.floats(1e4 + 1, 1e300).map(lambda x: f"{x!r},{x!r}"),
@@ -303,7 +303,7 @@ def test_icm_of_stacks_near_the_float_maximum_is_finite(tmp_path):
 def test_icm_is_scale_invariant_to_the_float_limits(stacks, scale_exp, pay):
     """Equity of c * stacks equals that of stacks for c from 1e-300 to 1e305 (Malmuth-
     Harville depends on stack ratios only), and is finite."""
-    from games.tournament import icm
+    from pokerdyn.games.tournament import icm
 
     base = icm(stacks, pay[:len(stacks)])
     scaled = icm(np.asarray(stacks) * 10.0**scale_exp, pay[:len(stacks)])
@@ -334,7 +334,7 @@ def test_fuzz_numeric_options(data, tmp_path, monkeypatch):
     range whose product is hours of work (crosscheck) or a range continuation cannot
     cover; each refused before the game is built or a solver runs."""
     import pokerdyn.commands.exact.crosscheck as cc
-    import solvers.continuation.api as cont
+    import pokerdyn.solvers.continuation.api as cont
 
     monkeypatch.setattr(cc, "game_and_values", _never)
     monkeypatch.setattr(cont, "continuation", _never)

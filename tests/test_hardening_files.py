@@ -19,16 +19,16 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameBuilder, GameError, compile_game, get_game
-from games.arrays import game_from_arrays, game_to_arrays
-from games.compiled import MAX_ABS_PAYOFF
-from games.io import efg as efg_module
-from games.io.efg import game_from_efg, parse_number, read_efg, to_efg_exact
-from games.io.nfg import read_nfg
-from games.tree import MAX_ACTIONS, MAX_PLAYERS
+from pokerdyn.games import GameBuilder, GameError, compile_game, get_game
+from pokerdyn.games.arrays import game_from_arrays, game_to_arrays
+from pokerdyn.games.compiled import MAX_ABS_PAYOFF
+from pokerdyn.games.io import efg as efg_module
+from pokerdyn.games.io.efg import game_from_efg, parse_number, read_efg, to_efg_exact
+from pokerdyn.games.io.nfg import read_nfg
+from pokerdyn.games.tree import MAX_ACTIONS, MAX_PLAYERS
 from hostile import assert_refused, chain_efg, run_bad, run_cli
 from pokerdyn.cli import main
-from solvers import solve_lp
+from pokerdyn.solvers import solve_lp
 
 KUHN_EFG = to_efg_exact(get_game("kuhn"))
 KUHN_VALUE = -1 / 18  # Kuhn (1950): player 1's value
@@ -230,7 +230,7 @@ def test_lp_solves_kuhn_at_any_allowed_payoff_scale(scale):
     factor = float("1" + scale)
     res = solve_lp(compile_game(game_from_efg(text)))
     assert res.value / factor == pytest.approx(KUHN_VALUE, abs=1e-9)
-    from solvers import nash_conv
+    from pokerdyn.solvers import nash_conv
     assert nash_conv(compile_game(get_game("kuhn")), res.strategies) < 1e-9
 
 

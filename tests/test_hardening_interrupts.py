@@ -38,7 +38,7 @@ import os
 from pathlib import Path
 from types import SimpleNamespace
 
-from games.io.files import write_atomically
+from pokerdyn.games.io.files import write_atomically
 
 
 def main(out_dir, seed=0, quick=False):
@@ -51,7 +51,7 @@ import os
 import time
 from pathlib import Path
 
-from games.io.files import write_atomically
+from pokerdyn.games.io.files import write_atomically
 
 
 def main(out_dir, seed=0, quick=False):
@@ -69,7 +69,7 @@ def main(out_dir, seed=0, quick=False):
 @pytest.fixture
 def fakefigs(tmp_path, monkeypatch):
     """The stand-in figure package on sys.path (here and in subprocesses) and registered."""
-    import figures.registry as registry
+    import pokerdyn.figures.registry as registry
 
     pkg = tmp_path / "lib" / "fakefigs"
     for sub, mod in (("one", "a"), ("two", "b"), ("three", "hang")):
@@ -84,8 +84,10 @@ def fakefigs(tmp_path, monkeypatch):
     return tmp_path / "lib"
 
 
-def _env(lib: Path) -> dict:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(lib), str(ROOT)])}
+def _env(lib: Path | None = None) -> dict:
+    """The environment of a child python: the installed package (never the source tree,
+    issue 35), plus the stand-in figure package ``lib`` when given."""
+    return {**os.environ, "PYTHONPATH": str(lib) if lib else "", "PYTHONSAFEPATH": "1"}
 
 
 def _wait_for(cond, proc, what: str) -> None:
@@ -115,7 +117,7 @@ def test_an_interrupted_reproduce_keeps_what_it_finished_and_resumes_the_rest(
     out = tmp_path / "out"
     script = textwrap.dedent(f"""
         import sys
-        import figures.registry as r
+        import pokerdyn.figures.registry as r
         r.FIGURES.update({FIGS!r})
         sys.argv = ["pokerdyn", "reproduce", "--quick", "--only", "fake_a,fake_b,fake_hang",
                     "--jobs", "2", "--out", {str(out)!r}]
@@ -178,7 +180,7 @@ def test_a_figure_that_swallows_the_interrupt_still_stops_the_run(fakefigs, tmp_
             del thing  # the callback runs the SIGINT handler: its exception is swallowed
             assert ref() is None
         ''')))
-    import figures.registry as registry
+    import pokerdyn.figures.registry as registry
 
     registry.FIGURES["fake_swallow"] = "fakefigs.swallow"
     try:
@@ -233,7 +235,7 @@ def test_a_signal_during_a_native_call_still_ends_the_process(tmp_path):
         cli.GRACE_S = 1.0
         sys.exit(cli.main())
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], env=_env(ROOT), text=True,
+    proc = subprocess.Popen([sys.executable, "-c", script], env=_env(), text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         assert proc.stdout.readline().strip() == "started"
@@ -252,7 +254,7 @@ def test_a_normal_run_leaves_no_watchdog_behind():
               "try:\n    os.waitpid(-1, os.WNOHANG); print('a child is left')\n"
               "except ChildProcessError:\n    print('no child')\n"
               "sys.exit(code)")
-    res = subprocess.run([sys.executable, "-c", script], env=_env(ROOT), text=True,
+    res = subprocess.run([sys.executable, "-c", script], env=_env(), text=True,
                          capture_output=True, timeout=HANG_GUARD_S)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().splitlines()[-1] == "no child"
@@ -357,8 +359,8 @@ def test_the_state_is_written_atomically_into_a_new_folder_and_resumed(tmp_path,
     write, as for every output file); each pot's state is written atomically as it is
     done, so an interrupted run leaves the state of its finished pots and no temporary,
     and the next run starts from them."""
-    import solvers.symbolic.dominance as dominance
-    import solvers.symbolic.fullaxis.sweep as sw
+    import pokerdyn.solvers.symbolic.dominance as dominance
+    import pokerdyn.solvers.symbolic.fullaxis.sweep as sw
 
     from pokerdyn.commands.exact.equilibrium_axis import run_axis
 
@@ -406,7 +408,7 @@ def test_the_temporaries_of_a_killed_writer_are_removed(tmp_path):
     """A worker killed between write and rename leaves `.NAME.tmp-PID.SUFFIX`: reproduce
     removes those of its terminated workers (games.io.files.remove_temporaries), and only
     those."""
-    from games.io.files import remove_temporaries, write_atomically
+    from pokerdyn.games.io.files import remove_temporaries, write_atomically
 
     (tmp_path / "sub").mkdir()
     mine = [tmp_path / ".fig.tmp-4242.png", tmp_path / "sub" / ".p.tmp-4242.npy",
@@ -429,7 +431,7 @@ def test_an_interrupted_forked_map_does_not_wait_for_its_running_items(tmp_path)
     script = textwrap.dedent(f"""
         import os, signal, sys, time
         from pathlib import Path
-        from solvers.symbolic.fullaxis.forked import forked_map
+        from pokerdyn.solvers.symbolic.fullaxis.forked import forked_map
 
         # Python keeps SIGINT ignored when it starts with it ignored (a job started with &
         # from a script: the suite run in the background); pokerdyn.cli sets its handler
@@ -445,7 +447,7 @@ def test_an_interrupted_forked_map_does_not_wait_for_its_running_items(tmp_path)
         except KeyboardInterrupt:
             sys.exit(130)
     """)
-    proc = subprocess.Popen([sys.executable, "-c", script], env=_env(ROOT), text=True,
+    proc = subprocess.Popen([sys.executable, "-c", script], env=_env(), text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         _wait_for(lambda: len(list(tmp_path.glob("started-*"))) == 2, proc, "two items started")

@@ -26,21 +26,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GAMES, GameError, compile_game, get_game
-from games.catalog.registry import GAME_OPTIONS
-from games.catalog.spec import shorten
-from games.errors import shown
-from games.io.efg import game_from_efg
-from games.normal_form import normal_form, plan_count, reduced_plans, sequences
-from games.strategy import uniform_strategy
-from games.tree import MAX_ACTIONS, MAX_PLAYERS
+from pokerdyn.games import GAMES, GameError, compile_game, get_game
+from pokerdyn.games.catalog.registry import GAME_OPTIONS
+from pokerdyn.games.catalog.spec import shorten
+from pokerdyn.games.errors import shown
+from pokerdyn.games.io.efg import game_from_efg
+from pokerdyn.games.normal_form import normal_form, plan_count, reduced_plans, sequences
+from pokerdyn.games.strategy import uniform_strategy
+from pokerdyn.games.tree import MAX_ACTIONS, MAX_PLAYERS
 from hostile import chain_efg, run_bad
 from pokerdyn.cli import build_parser, main
 from pokerdyn.commands.common import MAX_WORK_HOURS, check_solver_work, parse_float
-from solvers import _kernels as K
-from solvers.evaluation import best_response, nash_conv, regrets
-from solvers.iterative import SECONDS_PER_NODE, estimated_seconds
-from solvers.learning.cfr_plus import cfr
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.evaluation import best_response, nash_conv, regrets
+from pokerdyn.solvers.iterative import SECONDS_PER_NODE, estimated_seconds
+from pokerdyn.solvers.learning.cfr_plus import cfr
 
 
 # -- 1. plans without recursion ----------------------------------------------------------------
@@ -187,7 +187,7 @@ def test_openspiel_game_of_200_players_is_refused_before_the_walk():
     arrays; now one line with the limit, before any state is made (so also before the
     size estimate's random walks)."""
     pytest.importorskip("pyspiel")
-    from games.io.openspiel import estimate_openspiel, load_openspiel
+    from pokerdyn.games.io.openspiel import estimate_openspiel, load_openspiel
 
     for call in (lambda g: load_openspiel(g, cache=False), estimate_openspiel):
         game = _FakeGame(200)
@@ -201,7 +201,7 @@ def test_openspiel_game_of_200_players_is_refused_before_the_walk():
 
 def test_openspiel_node_with_too_many_actions_names_the_limit():
     pytest.importorskip("pyspiel")
-    from games.io.openspiel import load_openspiel
+    from pokerdyn.games.io.openspiel import load_openspiel
 
     with pytest.raises(GameError) as exc:
         load_openspiel(_FakeGame(2, MAX_ACTIONS + 1), cache=False)
@@ -226,7 +226,7 @@ def test_a_folder_named_efg_says_a_file_is_needed(tmp_path):
 def test_long_values_are_shortened_alike_in_numbers_specs_and_pots(tmp_path):
     """parse_float echoed a 5,000-digit value in full; specs and pots had shortenings of
     their own.  All three now show the first characters and the length, the same way."""
-    from solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.solvers.symbolic.pot_values import exact_pot
 
     digits = "9" * 5000
     with pytest.raises(GameError) as exc:
@@ -263,7 +263,7 @@ def test_shown_is_bounded_and_says_the_length(text, limit, quote):
 def test_interrupted_seeded_runs_terminate_their_workers(monkeypatch):
     """The pool was left by ``with``, which waits for the running seeded runs (minutes)
     after Ctrl-C; now the workers are terminated first and the interrupt goes on."""
-    import solvers.symbolic.supports.propose as propose
+    import pokerdyn.solvers.symbolic.supports.propose as propose
 
     events = []
 
@@ -282,7 +282,7 @@ def test_interrupted_seeded_runs_terminate_their_workers(monkeypatch):
     cg = compile_game(get_game("kuhn"))
     with pytest.raises(KeyboardInterrupt):
         propose.learned_profiles(cg, seeds=2, workers=2)
-    from solvers.symbolic.fullaxis.forked import _default_signals
+    from pokerdyn.solvers.symbolic.fullaxis.forked import _default_signals
     assert events == [("start", _default_signals), "terminate", ("shutdown", True)]
 
 
@@ -353,8 +353,8 @@ def test_solve_refuses_centuries_before_solving(tmp_path, monkeypatch, method):
 def test_compare_counts_its_time_budget(tmp_path, monkeypatch):
     """compare runs each method for --seconds at most: the default 30 s with a huge
     --iterations is fine; --seconds 1e9 with it is refused before any method runs."""
-    import solvers.compare
-
+    import pokerdyn.solvers.compare
+    from pokerdyn import solvers
     monkeypatch.setattr(solvers.compare, "compare", _reach)
     run_bad(["compare", "kuhn", "--iterations", "1e15", "--seconds", "1e9"],
             ("iterations=1,000,000,000,000,000",), tmp_path)
@@ -367,7 +367,7 @@ def test_compare_counts_its_time_budget(tmp_path, monkeypatch):
 @pytest.fixture
 def kuhn3_collusion(monkeypatch):
     """A 3-player game with the collusion options (as tests/test_collusion.py's)."""
-    from games.collusion import share_winnings
+    from pokerdyn.games.collusion import share_winnings
 
     k3 = get_game("kuhn3")
 
@@ -378,8 +378,8 @@ def kuhn3_collusion(monkeypatch):
 
 
 def test_collusion_refuses_before_the_first_solve(tmp_path, monkeypatch, kuhn3_collusion):
-    import solvers.learning.cfr_plus
-
+    import pokerdyn.solvers.learning.cfr_plus
+    from pokerdyn import solvers
     monkeypatch.setattr(solvers.learning.cfr_plus, "cfr", _reach)
     argv = ["collusion", "kuhn3-l1", "--kind", "weak", "--iterations", "1e15"]
     run_bad(argv, ("iterations=1,000,000,000,000,000",), tmp_path)

@@ -17,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game
-from games.catalog import registry
-from games.catalog.registry import GAME_OPTIONS, GAMES, OPTION_RULES, make_game
-from games.catalog.spec import MAX_DEPTH, MAX_INT_DIGITS, MAX_SPEC_CHARS, parse_spec
-from games.size import available_memory, parse_memory, resource_limits
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.catalog import registry
+from pokerdyn.games.catalog.registry import GAME_OPTIONS, GAMES, OPTION_RULES, make_game
+from pokerdyn.games.catalog.spec import MAX_DEPTH, MAX_INT_DIGITS, MAX_SPEC_CHARS, parse_spec
+from pokerdyn.games.size import available_memory, parse_memory, resource_limits
 from pokerdyn.cli import main
-from tests.hostile import run_bad
+from hostile import run_bad
 
 
 def _one_line(argv, tmp_path, names):
@@ -37,8 +37,8 @@ def _one_line(argv, tmp_path, names):
 
 def _no_build(monkeypatch):
     """The hold'em builder and the OpenSpiel walk fail the test if they are called."""
-    import games.holdem.standard as standard
-    import games.io.openspiel as ospiel
+    import pokerdyn.games.holdem.standard as standard
+    import pokerdyn.games.io.openspiel as ospiel
 
     def boom(*a, **k):
         raise AssertionError("the builder ran: the guard must refuse before building")
@@ -117,7 +117,7 @@ def test_the_guard_gives_estimate_limit_and_force(tmp_path, monkeypatch):
 def test_the_guard_refuses_a_huge_openspiel_game_before_the_walk(tmp_path, monkeypatch):
     pytest.importorskip("pyspiel")
     _no_build(monkeypatch)
-    from games.catalog.registry import _OPENSPIEL_LOADED
+    from pokerdyn.games.catalog.registry import _OPENSPIEL_LOADED
     assert "leduc_poker(players=10)" not in _OPENSPIEL_LOADED
     _one_line(["games", "openspiel:leduc_poker(players=10)"], tmp_path, ("nodes",))
     _one_line(["games", "openspiel:leduc_poker(players=4)", "--max-memory", "100M"], tmp_path,
@@ -126,7 +126,7 @@ def test_the_guard_refuses_a_huge_openspiel_game_before_the_walk(tmp_path, monke
 
 def test_the_openspiel_estimate_is_close():
     pytest.importorskip("pyspiel")
-    from games.openspiel import estimate_openspiel
+    from pokerdyn.games.openspiel import estimate_openspiel
     est = estimate_openspiel("leduc_poker")
     assert 9457 / 2 < est.nodes < 9457 * 2          # OpenSpiel's leduc_poker: 9,457 histories
     assert estimate_openspiel("leduc_poker") == est  # seeded: the same estimate every time
@@ -162,7 +162,7 @@ def test_force_bypasses_the_guard(tmp_path, monkeypatch, capsys):
 
 
 def test_the_python_api_refuses_too_and_takes_force(monkeypatch):
-    import games.holdem.standard as standard
+    import pokerdyn.games.holdem.standard as standard
     monkeypatch.setattr(registry, "_BUILT", OrderedDict())
     calls = []
     real = standard.build_game

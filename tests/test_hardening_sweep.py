@@ -22,12 +22,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dynamics.sweep import experiments as E
-from dynamics.sweep import spec
-from dynamics.sweep.runner import run_sweep
-from dynamics.sweep.spec import SweepConfig, load_config
-from dynamics.sweep.store import CONFIG_FILE, TIMING_COLUMNS, load_results
-from games import GameError
+from pokerdyn.dynamics.sweep import experiments as E
+from pokerdyn.dynamics.sweep import spec
+from pokerdyn.dynamics.sweep.runner import run_sweep
+from pokerdyn.dynamics.sweep.spec import SweepConfig, load_config
+from pokerdyn.dynamics.sweep.store import CONFIG_FILE, TIMING_COLUMNS, load_results
+from pokerdyn.games import GameError
 from hostile import run_bad, snapshot
 from pokerdyn.cli import main
 
@@ -179,7 +179,7 @@ def test_costly_cells_are_refused_with_the_estimate(tmp_path):
 def test_force_lifts_the_guard_but_not_the_hard_limit(tmp_path, monkeypatch, capsys):
     path = write(tmp_path, MANY)
     assert load_config(path, force=True).n_cells() == 2_000_000
-    from dynamics.sweep.runner import SweepSummary
+    from pokerdyn.dynamics.sweep.runner import SweepSummary
     from pokerdyn.commands.dynamics import sweep as cmd
 
     seen = []
@@ -188,7 +188,7 @@ def test_force_lifts_the_guard_but_not_the_hard_limit(tmp_path, monkeypatch, cap
         seen.append(config.n_cells())
         return SweepSummary(Path(output), config.experiment, config.n_cells(), 0, 0, 0.0, "-")
 
-    monkeypatch.setattr("dynamics.sweep.runner.run_sweep", runner)
+    monkeypatch.setattr("pokerdyn.dynamics.sweep.runner.run_sweep", runner)
     argv = ["sweep", str(path), "--out", str(tmp_path / "o"), "--workers=1", "--json"]
     assert main(argv + ["--force"]) == 0 and seen == [2_000_000]
     assert json.loads(capsys.readouterr().out)["cells"] == 2_000_000
@@ -335,7 +335,7 @@ def test_cell_and_state_writes_are_atomic(tmp_path, monkeypatch):
 SLOW = '''
 import os, time
 import numpy as np
-from dynamics.sweep import experiments as E
+from pokerdyn.dynamics.sweep import experiments as E
 
 def _slow(cell, seed):
     if os.environ.get("SWEEP_TEST_HANG"):

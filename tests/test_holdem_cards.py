@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError
-from games.holdem import Deck
-from games.holdem.cards import deal_distinct, deal_multisets
+from pokerdyn.games import GameError
+from pokerdyn.games.holdem import Deck
+from pokerdyn.games.holdem.cards import deal_distinct, deal_multisets
 
 MERCER = Deck(ranks=5, copies=4)
 

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game
-from games.holdem import Deck, MercerEvaluator, Round, build_game, mercer_mmh, mercer_smh
-from games.holdem.build import count_nodes
-from games.holdem.standard import MERCER_DECK
-from games.tree import CHANCE, TERMINAL
-from solvers.evaluation import expected_payoffs, nash_conv
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.holdem import Deck, MercerEvaluator, Round, build_game, mercer_mmh, mercer_smh
+from pokerdyn.games.holdem.build import count_nodes
+from pokerdyn.games.holdem.standard import MERCER_DECK
+from pokerdyn.games.tree import CHANCE, TERMINAL
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
 
 SMH = (Round(ante=1, hole_cards=2, bets=(4,), max_bets=1), Round(shared_cards=2, bets=()))
 
@@ -58,7 +58,7 @@ def test_collapsed_game_has_the_same_infosets_payoffs_and_nash_conv(ranks, copie
 
 def test_3p_smh_collapsed_equals_the_full_tree_at_a_cfr_profile():
     """3P-SMH (227,991 nodes; 43,271 collapsed) at a CFR+ profile and a random one."""
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
     a = compile_game(mercer_smh(players=3, collapse=False))
     b = compile_game(mercer_smh(players=3))
     assert (a.n_nodes, b.n_nodes) == (227_991, 43_271)

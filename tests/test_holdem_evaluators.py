@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.holdem import Deck, HoldemEvaluator, LeducEvaluator, MercerEvaluator, pot_shares
-from games.holdem.evaluators import mercer_value
+from pokerdyn.games.holdem import Deck, HoldemEvaluator, LeducEvaluator, MercerEvaluator, pot_shares
+from pokerdyn.games.holdem.evaluators import mercer_value
 
 MERCER = Deck(ranks=5, copies=4)
 

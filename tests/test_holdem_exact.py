@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from games import GameError, compile_game
-from games.holdem import Deck, MercerEvaluator, Round, build_game, mercer_smh
-from games.holdem.exact import exact_game
-from games.tree import CHANCE, DECISION
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.holdem import Deck, MercerEvaluator, Round, build_game, mercer_smh
+from pokerdyn.games.holdem.exact import exact_game
+from pokerdyn.games.tree import CHANCE, DECISION
 
 from test_holdem_mercer import _brute_force_uniform_smh
 

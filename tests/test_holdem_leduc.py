@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games import GameError, compile_game
-from games.catalog.registry import make_game
-from games.tree import CHANCE, DECISION, TERMINAL
-from solvers import solve_lp
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL
+from pokerdyn.solvers import solve_lp
 
 LEDUC_VALUE = -0.0856064  # OpenSpiel's leduc_poker game value for player 1
 

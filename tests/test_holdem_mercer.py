@@ -8,11 +8,11 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from games import GameError, compile_game, uniform_strategy
-from games.catalog.registry import make_game
-from games.holdem import Deck, MercerEvaluator, Round, build_game, mercer_mmh, mercer_smh
-from games.tree import DECISION, TERMINAL
-from solvers import expected_payoffs, solve_lp
+from pokerdyn.games import GameError, compile_game, uniform_strategy
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.holdem import Deck, MercerEvaluator, Round, build_game, mercer_mmh, mercer_smh
+from pokerdyn.games.tree import DECISION, TERMINAL
+from pokerdyn.solvers import expected_payoffs, solve_lp
 
 SMH_ROUNDS = (Round(ante=1, hole_cards=2, bets=(4,), max_bets=1), Round(shared_cards=2, bets=()))
 

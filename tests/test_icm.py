@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import GameError
-from games.tournament import icm, icm_batch
+from pokerdyn.games import GameError
+from pokerdyn.games.tournament import icm, icm_batch
 
 
 def harville(stacks, payouts):

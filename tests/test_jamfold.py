@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError
-from games.compiled import compile_game
-from games.tournament.icm import icm, icm_batch
-from games.tournament.jamfold import deal_probabilities, jamfold_game, table
-from games.tournament.showdown import HandModel, settle, weak_orderings
-from solvers import fictitious_play, hedge, nash_conv, solve_lp
+from pokerdyn.games import GameError
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.tournament.icm import icm, icm_batch
+from pokerdyn.games.tournament.jamfold import deal_probabilities, jamfold_game, table
+from pokerdyn.games.tournament.showdown import HandModel, settle, weak_orderings
+from pokerdyn.solvers import fictitious_play, hedge, nash_conv, solve_lp
 
 ONE = HandModel(("X",), np.ones((1, 1)), np.full((1, 1), 0.5))
 # two classes dealt independently, A beats B 80% of the time
@@ -165,9 +165,9 @@ def test_preflop_model_pair_probabilities_by_hand():
     6 * 1, AA vs KK 6 * 6, AKs vs AKo 4 * 6 (the 3 x 3 other-suit A, K less 3 suited),
     AKo vs AKo 12 * 7 (Ah Kd: A not h, K not d, 9 less the 2 suited spades/clubs); each
     row sums to the class's combos times the 1,225 hands of the other player."""
-    pytest.importorskip("games.preflop.equity")
-    from games.preflop.classes import CLASSES, class_index
-    from games.tournament.hands import preflop_model
+    pytest.importorskip("pokerdyn.games.preflop.equity")
+    from pokerdyn.games.preflop.classes import CLASSES, class_index
+    from pokerdyn.games.tournament.hands import preflop_model
     m = preflop_model()
     assert m.names == CLASSES
     n = m.pair_prob * 1326 * 1225

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.compiled import compile_game
-from games.preflop.classes import CLASSES
-from games.tournament.icm import icm_batch
-from games.tournament.sampled import (action_gains, deal_values, sample_deals, sampled_jamfold_game,
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.preflop.classes import CLASSES
+from pokerdyn.games.tournament.icm import icm_batch
+from pokerdyn.games.tournament.sampled import (action_gains, deal_values, sample_deals, sampled_jamfold_game,
                                       standard_error)
-from solvers import expected_payoffs
-from solvers.tournament import jamfold_equilibrium, tournament_values
+from pokerdyn.solvers import expected_payoffs
+from pokerdyn.solvers.tournament import jamfold_equilibrium, tournament_values
 
 
 def test_same_seed_same_deals_other_seed_other_deals():
@@ -56,8 +56,8 @@ def _profile(game):
 def test_heads_up_sample_agrees_with_exact_game_within_sampling_error():
     """Any profile's value over sampled deals is unbiased for the exact 169-class game
     (jamfold.py with hands.preflop_model(): exact card removal and heads-up equities)."""
-    from games.tournament.hands import preflop_model
-    from games.tournament.jamfold import jamfold_game
+    from pokerdyn.games.tournament.hands import preflop_model
+    from pokerdyn.games.tournament.jamfold import jamfold_game
     exact = jamfold_game(preflop_model(), [8, 8])
     sj = sampled_jamfold_game(sample_deals(2, 100_000, 3), [8, 8])
     sig_s = _profile(sj.game)
@@ -152,8 +152,8 @@ def test_cli_three_seats_json(capsys):
 def test_action_gains_equal_the_core_counterfactual_values():
     """action_gains (per-deal, numpy) equals cfv[I, push] - cfv[I, fold] of the core's
     counterfactual-value kernel (Zinkevich et al. 2007, eq. 7 times the reach)."""
-    from solvers.evaluation import _arrays
-    from solvers.learning._regret_kernels import counterfactual_values
+    from pokerdyn.solvers.evaluation import _arrays
+    from pokerdyn.solvers.learning._regret_kernels import counterfactual_values
     sj = sampled_jamfold_game(sample_deals(4, 300, 9), [4, 6, 5, 7], payouts=(0.6, 0.4))
     cg = compile_game(sj.game)
     rng = np.random.default_rng(0)
@@ -174,9 +174,9 @@ def test_action_gains_equal_the_core_counterfactual_values():
 def test_heads_up_equilibrium_value_agrees_with_the_exact_lp_value():
     """The CFR+ equilibrium of 50,000 sampled deals x 4 boards is worth what the exact
     169-class game's LP equilibrium is worth (chips, 8 bb each), within 3 standard errors."""
-    from games.tournament.hands import preflop_model
-    from games.tournament.jamfold import jamfold_game
-    from solvers import solve_lp
+    from pokerdyn.games.tournament.hands import preflop_model
+    from pokerdyn.games.tournament.jamfold import jamfold_game
+    from pokerdyn.solvers import solve_lp
     cg = compile_game(jamfold_game(preflop_model(), [8, 8]))
     exact = expected_payoffs(cg, solve_lp(cg).strategies)
     eq = jamfold_equilibrium([8, 8], samples=50_000, boards=4, method="cfr", iterations=300)

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from figures.frontier import szafron
-from figures.frontier.kuhn3_family import recorded
-from games.catalog.kuhn import kuhn3
-from solvers.symbolic.supports.equilibrium_set import family_from_record
-from solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
+from pokerdyn.figures.frontier import szafron
+from pokerdyn.figures.frontier.kuhn3_family import recorded
+from pokerdyn.games.catalog.kuhn import kuhn3
+from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
+from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
                                              gain_system, iterated_dominance_at)
-from solvers.symbolic.supports.geometry import Numeric, distance
+from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
 
 R = Fraction
 
@@ -99,7 +99,7 @@ def test_player_two_gets_minus_one_48th_and_one_and_three_trade(system, families
 
 
 def test_family_figure_renders_the_utility_transfer(tmp_path):
-    from figures.registry import load
+    from pokerdyn.figures.registry import load
 
     res = load("kuhn3_family").main(tmp_path, seed=0, quick=True)
     assert res.files[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from games import compile_game, get_game
-from games.errors import GameError
-from games.strategy import uniform_strategy
-from solvers import expected_payoffs, symbolic_payoffs
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.strategy import uniform_strategy
+from pokerdyn.solvers import expected_payoffs, symbolic_payoffs
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 7])

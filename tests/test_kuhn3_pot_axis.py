@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from figures.frontier.kuhn3_family import recorded
-from games.catalog.kuhn import kuhn3
+from pokerdyn.figures.frontier.kuhn3_family import recorded
+from pokerdyn.games.catalog.kuhn import kuhn3
 from pokerdyn.cli import main
-from solvers.symbolic import psplit
-from solvers.symbolic.supports import pot_axis
-from solvers.symbolic.supports.equilibrium_set import family_from_record
-from solvers.symbolic.supports.pot_sweep import family_from_sweep_record
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.supports import pot_axis
+from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
+from pokerdyn.solvers.symbolic.supports.pot_sweep import family_from_sweep_record
 
 DATA = Path(__file__).resolve().parents[1] / "figures" / "frontier" / "data" / "kuhn3_pot.json"
 GAPS = DATA.with_name("kuhn3_pot_gaps.json")
@@ -113,7 +113,7 @@ def test_bad_pot_range_one_line_exit_2(capsys, argv, message):
 
 
 def test_figure_renders_from_the_committed_data(tmp_path):
-    from figures.registry import load
+    from pokerdyn.figures.registry import load
 
     res = load("kuhn3_pot").main(tmp_path, seed=0, quick=True)
     assert res.files[0].exists()
@@ -161,7 +161,7 @@ def test_p5_transfers_utility_between_players_2_and_3():
 def test_cli_prints_and_emits_the_sweep(psys, monkeypatch, capsys):
     """The --pots printout and JSON of a sweep (the sweep itself replaced by the P = 3
     family of one support, certified here): pieces, families, payoffs, the note."""
-    from solvers.symbolic.supports import pot_sweep as ps
+    from pokerdyn.solvers.symbolic.supports import pot_sweep as ps
 
     rec = json.loads(P3.read_text())
     case = pot_axis.full_case(psys.names, rec["dominance_fixed"], (), rec["free"],

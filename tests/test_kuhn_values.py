@@ -8,8 +8,8 @@ import pytest
 import sympy as sp
 from conftest import compiled
 
-from games import get_game, params_from_strategy, strategy_from_params, uniform_strategy
-from solvers import expected_payoffs, fictitious_play, nash_conv, symbolic_payoffs
+from pokerdyn.games import get_game, params_from_strategy, strategy_from_params, uniform_strategy
+from pokerdyn.solvers import expected_payoffs, fictitious_play, nash_conv, symbolic_payoffs
 
 ALPHA = sp.Symbol("alpha")
 

@@ -8,22 +8,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game, get_game
-from games.arrays import game_from_arrays
-from games.tournament.buckets import bucket_model
-from games.tournament.endgame import blind_vs_blind
-from games.tree import Infoset
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.tournament.buckets import bucket_model
+from pokerdyn.games.tournament.endgame import blind_vs_blind
+from pokerdyn.games.tree import Infoset
 from pokerdyn.cli import main
-from solvers import nash_conv
-from solvers.sequence.lcp import solve_lcp
-from solvers.sequence.lp import solve_lp
+from pokerdyn.solvers import nash_conv
+from pokerdyn.solvers.sequence.lcp import solve_lcp
+from pokerdyn.solvers.sequence.lp import solve_lp
 
 
 
 def gambit_lcp(cg):
     """pygambit's lcp_solve (these comparisons skip where pygambit is not installed)."""
     pytest.importorskip("pygambit")
-    from solvers.sequence.gambit_check import gambit_lcp as run
+    from pokerdyn.solvers.sequence.gambit_check import gambit_lcp as run
     return run(cg)
 
 KUHN = compile_game(get_game("kuhn"))

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game, get_game
+from pokerdyn.games import GameError, compile_game, get_game
 from pokerdyn.cli import main
-from solvers.sequence.lcp_all import plan_starts, solve_lcp_all, start_labels
+from pokerdyn.solvers.sequence.lcp_all import plan_starts, solve_lcp_all, start_labels
 from test_lcp import signalling_game
 
 KUHN = compile_game(get_game("kuhn"))
@@ -29,7 +29,7 @@ def test_kuhn_all_starts_reach_both_ends_of_player_ones_family():
     res = solve_lcp_all(KUHN)
     assert res.starts == 1 + 27 + 64 == len(start_labels(KUHN))
     assert len(res.equilibria) == 2
-    from solvers.sequence.form import sequence_form
+    from pokerdyn.solvers.sequence.form import sequence_form
     jack = [I for I, info in enumerate(KUHN.game.infosets) if info.label == "P1:J|"][0]
     bet = int(sequence_form(KUHN).seq[jack, KUHN.game.infosets[jack].actions.index("b")])
     bets = sorted(Fraction(e.exact_plans[0][bet]) for e in res.equilibria)
@@ -58,7 +58,7 @@ def test_lemke_ends_seed_1263_two_ends_match_one_extreme_equilibrium():
 
 def _lemke_ends_are_distinct_extreme_equilibria(seed: int) -> None:
     pytest.importorskip("pygambit")
-    from solvers.sequence.gambit_check import gambit_enummixed
+    from pokerdyn.solvers.sequence.gambit_check import gambit_enummixed
     rng = np.random.default_rng(seed)
     cg = compile_game(signalling_game(rng.integers(-5, 6, size=(2, 2, 2, 2)).astype(float)))
     res = solve_lcp_all(cg)
@@ -81,7 +81,7 @@ def test_start_of_ones_ends_where_gambits_lcp_solve_does(seed):
     make the end depend on the tie-breaking rule (seed 999999 of the test above: both ends are
     equilibria, player 2's second set differs), so that comparison needs a nondegenerate game."""
     pytest.importorskip("pygambit")
-    from solvers.sequence.gambit_check import gambit_lcp
+    from pokerdyn.solvers.sequence.gambit_check import gambit_lcp
     rng = np.random.default_rng(seed)
     cg = compile_game(signalling_game(np.round(rng.uniform(-5, 5, size=(2, 2, 2, 2)), 6)))
     res = solve_lcp_all(cg)
@@ -95,7 +95,7 @@ def test_some_extreme_equilibria_are_out_of_reach():
     """A game where the starts miss extreme equilibria (seed 23 of the random signalling
     games: 11 extreme equilibria of the reduced normal form, Lemke reaches 4)."""
     pytest.importorskip("pygambit")
-    from solvers.sequence.gambit_check import gambit_enummixed
+    from pokerdyn.solvers.sequence.gambit_check import gambit_enummixed
     rng = np.random.default_rng(23)
     cg = compile_game(signalling_game(rng.integers(-5, 6, size=(2, 2, 2, 2)).astype(float)))
     extreme, _ = gambit_enummixed(cg)
@@ -135,9 +135,9 @@ def test_a_float_ray_falls_back_to_the_exact_path():
     """Generic payoffs of seed 140 * 7919: the float Lemke path of start 8 (a plan of player 2)
     reads a near-tie as a ray; the exact path from the same covering vector ends at an
     equilibrium, so solve_lcp_all still returns every start's end, each certified."""
-    from solvers.sequence.lcp import lcp_system
-    from solvers.sequence.lcp_all import covering
-    from solvers.sequence.lemke import lemke
+    from pokerdyn.solvers.sequence.lcp import lcp_system
+    from pokerdyn.solvers.sequence.lcp_all import covering
+    from pokerdyn.solvers.sequence.lemke import lemke
     rng = np.random.default_rng(140 * 7919)
     cg = compile_game(signalling_game(np.round(rng.uniform(-5, 5, size=(2, 2, 2, 2)), 6)))
     M, q, sizes = lcp_system(cg, exact=False)

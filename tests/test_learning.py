@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games import GameError, compile_game, get_game
-from dynamics.learning import (branch_stability, learning_model, rest_point,
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.dynamics.learning import (branch_stability, learning_model, rest_point,
                                tangent_eigenvalues)
-from dynamics.ode.model import ode_model
-from figures.qre.stability import jordan_game
-from games.catalog.synthetic import layered_game
-from solvers.qre import qre_profiles
+from pokerdyn.dynamics.ode.model import ode_model
+from pokerdyn.figures.qre.stability import jordan_game
+from pokerdyn.games.catalog.synthetic import layered_game
+from pokerdyn.solvers.qre import qre_profiles
 
 CASES = [("kuhn", {}), ("skp", {"P": 9.0}), ("kuhn3-third", {"P": 9.0})]
 RULES = [("logit", 3.0, "conditional"), ("smoothed-br", 3.0, "conditional"),
@@ -131,7 +131,7 @@ def test_jordan_pennies_hopf_at_lambda_2():
 
 def test_jordan_pennies_settles_below_and_cycles_beyond_the_hopf_point():
     """Integrated by dynamics.ode.solve.simulate, as the adaptive-play ODE models are."""
-    from dynamics.ode.solve import simulate
+    from pokerdyn.dynamics.ode.solve import simulate
     cg = compile_game(jordan_game())
     amp = {}
     for lam in (1.5, 4.0):
@@ -154,7 +154,7 @@ def test_bad_input():
 
 
 def test_figure_qre_stability_quick(tmp_path):
-    from figures.qre.stability import main
+    from pokerdyn.figures.qre.stability import main
     res = main(tmp_path, seed=0, quick=True)
     assert all(p.exists() for p in res.files)
     assert abs(res.numbers["jordan-pennies_crossings"][0] - 2.0) < 1e-8
@@ -162,7 +162,7 @@ def test_figure_qre_stability_quick(tmp_path):
 
 
 def test_payoff_gradient_and_implicit_integration_by_dynamics_ode_solve():
-    from dynamics.ode.solve import simulate
+    from pokerdyn.dynamics.ode.solve import simulate
     cg = compile_game(get_game("kuhn"))
     m = learning_model(cg, "logit", 3.0)
     y = m.state(_random_profile(cg, np.random.default_rng(8)))

@@ -4,11 +4,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game, get_game
-from games.catalog.river import river
-from solvers import expected_payoffs, nash_conv
-from solvers.sequence.lp import solve_lp
-from solvers.sequence.form import sequence_form
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.catalog.river import river
+from pokerdyn.solvers import expected_payoffs, nash_conv
+from pokerdyn.solvers.sequence.lp import solve_lp
+from pokerdyn.solvers.sequence.form import sequence_form
 
 KUHN = compile_game(get_game("kuhn"))
 RIVER2 = compile_game(river(max_bets=2, bet_size=1.0))
@@ -57,7 +57,7 @@ def test_lp_rejects_three_players():
 
 
 def test_lp_rejects_non_zero_sum():
-    from games import GameBuilder
+    from pokerdyn.games import GameBuilder
     b = GameBuilder("nzs", 2)
     r = b.decision(0, "P1:|", ("x", "y"))
     b.terminal((1, 0), parent=r, via="x")

@@ -6,8 +6,8 @@ P < 7, Solution 2 for P > 7; P3: Solution 1)."""
 import pytest
 import sympy as sp
 
-from games import get_game
-from solvers.symbolic.maxmin import maxmin_of_equilibria
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic.maxmin import maxmin_of_equilibria
 
 
 def _paper_number(sol: dict) -> int:

@@ -10,14 +10,14 @@ from fractions import Fraction as Fr
 import numpy as np
 import pytest
 
-from figures.mercer.paper import java_deal_frequencies
-from solvers.exact_profile import exact_values, rational
-from figures.mercer.paper import (ALWAYS_BET, HANDS, NEVER_BET, TABLES, VALUE_2P_SMH,
+from pokerdyn.figures.mercer.paper import java_deal_frequencies
+from pokerdyn.solvers.exact_profile import exact_values, rational
+from pokerdyn.figures.mercer.paper import (ALWAYS_BET, HANDS, NEVER_BET, TABLES, VALUE_2P_SMH,
                                   table_frequencies)
-from solvers.learning.paper_fp import paper_fictitious_play
-from games import compile_game
-from games.catalog.registry import make_game
-from solvers import optimal_face_range, solve_lp
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.solvers import optimal_face_range, solve_lp
 
 SMH_VALUE = Fr(19688, 188955)       # player 2's exact value of 2P-SMH (paper: "0.1")
 

@@ -8,16 +8,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures.mercer.colluders import RESULTS as COLLUDERS, gains, spec_of
-from figures.mercer.paper import TABLES, table_frequencies
-from figures.mercer.render import COMMITTED, deviation, side_by_side
-from games import compile_game
-from games.catalog.registry import make_game
-from games.holdem import Round
-from games.holdem.build import count_nodes
-from games.holdem.deals import Stage, deal_paths, path_counts
-from games.holdem.standard import MERCER_DECK
-from solvers import regrets
+from pokerdyn.figures.mercer.colluders import RESULTS as COLLUDERS, gains, spec_of
+from pokerdyn.figures.mercer.paper import TABLES, table_frequencies
+from pokerdyn.figures.mercer.render import COMMITTED, deviation, side_by_side
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.holdem import Round
+from pokerdyn.games.holdem.build import count_nodes
+from pokerdyn.games.holdem.deals import Stage, deal_paths, path_counts
+from pokerdyn.games.holdem.standard import MERCER_DECK
+from pokerdyn.solvers import regrets
 
 
 def _rounds(kind: str):
@@ -139,14 +139,14 @@ def test_reproduce_passes_heavy_only_to_modules_that_take_it(tmp_path, monkeypat
     class Mod:
         @staticmethod
         def main(out, seed=0, quick=False, heavy=False):
-            from figures.base import FigureResult
+            from pokerdyn.figures.base import FigureResult
             seen["heavy"] = heavy
             return FigureResult("m", (), "s")
 
     class Old:
         @staticmethod
         def main(out, seed=0, quick=False):
-            from figures.base import FigureResult
+            from pokerdyn.figures.base import FigureResult
             return FigureResult("o", (), "s")
 
     monkeypatch.setattr(reproduce, "load", lambda n: Mod if n == "m" else Old)
@@ -169,7 +169,7 @@ def test_pot_sharing_bad_colluders_are_one_line_exit_2(spec, message, capsys):
 def test_cached_sections_and_the_report_render(tmp_path):
     """The cheap Mercer sections (read from recorded results) render, and the report joins
     them under the explanations."""
-    from figures.mercer import colluders, report, table7
+    from pokerdyn.figures.mercer import colluders, report, table7
     res = colluders.main(tmp_path)
     assert res.files[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "4P-SMH k=3 strong: gain / loss" in res.numbers
@@ -186,9 +186,9 @@ def test_fp_regrets_resumed_in_a_process_is_a_fresh_run():
     log resumes it, a shorter one is a prefix; both are the bits of a fresh run."""
     import numpy as np
 
-    from figures.mercer import fig2
-    from games import compile_game
-    from games.catalog.registry import make_game
+    from pokerdyn.figures.mercer import fig2
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.catalog.registry import make_game
 
     cg = compile_game(make_game("mercer-smh(players=2)"))
     fig2._RUNS.clear()

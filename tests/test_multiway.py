@@ -7,11 +7,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from games.errors import GameError
-from games.preflop.classes import class_combos, class_index, disjoint_pair_counts
-from games.preflop.multiway import (N_BOARDS3, N_TRIPLES, ThreeWayTable, exact_class_three_way,
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import class_combos, class_index, disjoint_pair_counts
+from pokerdyn.games.preflop.multiway import (N_BOARDS3, N_TRIPLES, ThreeWayTable, exact_class_three_way,
                                     exact_three_way, sampled_three_way, triple_deal_counts)
-from games.tournament.showdown import weak_orderings
+from pokerdyn.games.tournament.showdown import weak_orderings
 
 
 def test_triple_counts_add_up_and_have_the_pair_marginals():

@@ -7,10 +7,10 @@ import json
 
 import numpy as np
 
-from figures.frontier import n_card_midrange as mid
-from games import get_game
-from games.catalog.kuhn import deck
-from solvers.continuation.api import continuation
+from pokerdyn.figures.frontier import n_card_midrange as mid
+from pokerdyn.games import get_game
+from pokerdyn.games.catalog.kuhn import deck
+from pokerdyn.solvers.continuation.api import continuation
 
 
 def test_profiles_rebuilt_from_the_json_are_the_branch_points():

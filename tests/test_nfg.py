@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from games import GameError, compile_game, get_game
-from games.io.nfg import read_nfg, to_nfg
-from games.normal_form import normal_form
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.io.nfg import read_nfg, to_nfg
+from pokerdyn.games.normal_form import normal_form
 from pokerdyn.cli import main
 
 

@@ -9,12 +9,12 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game, get_game
-from games.normal_form import (behaviour_from_mixed, mixed_from_behaviour, normal_form,
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.normal_form import (behaviour_from_mixed, mixed_from_behaviour, normal_form,
                                realization_plan)
-from solvers.evaluation import expected_payoffs
-from games.exact_values import exact_value, exact_values
-from games.tree import CHANCE
+from pokerdyn.solvers.evaluation import expected_payoffs
+from pokerdyn.games.exact_values import exact_value, exact_values
+from pokerdyn.games.tree import CHANCE
 
 KUHN = compile_game(get_game("kuhn"))
 KUHN_NF = normal_form(KUHN, exact=True)

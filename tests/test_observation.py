@@ -4,8 +4,8 @@ the cards known to all players.  The paper lists deals with Player 3's card firs
 Players 1 and 2 (eq. (42)); the game labels deals in player order."""
 import sympy as sp
 
-from dynamics.play.observation import HIDDEN, observation_model
-from games import get_game, param_symbols
+from pokerdyn.dynamics.play.observation import HIDDEN, observation_model
+from pokerdyn.games import get_game, param_symbols
 
 G = get_game("skp")
 S = param_symbols(G)

@@ -10,11 +10,11 @@ import pytest
 import sympy as sp
 from scipy.integrate import trapezoid
 
-from games import get_game
-from dynamics import (basin_map, find_cycle, find_equilibria, find_first_integrals,
+from pokerdyn.games import get_game
+from pokerdyn.dynamics import (basin_map, find_cycle, find_equilibria, find_first_integrals,
                       manifold_paths, ode_model, ode_rhs)
-from dynamics import simulate_ode as simulate
-from dynamics.ode.equilibria import classify
+from pokerdyn.dynamics import simulate_ode as simulate
+from pokerdyn.dynamics.ode.equilibria import classify
 
 R = sp.Rational
 PSTAR = (5 + sp.sqrt(73)) / 2          # Billingham: P* = (5 + sqrt 73)/2

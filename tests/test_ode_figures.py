@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from figures.registry import FIGURES, load
+from pokerdyn.figures.registry import FIGURES, load
 
 ODE_FIGS = ("ode_cycles", "ode_manifold", "ode_fates", "ode_expectations", "ode_portrait3d",
             "ode_basin")

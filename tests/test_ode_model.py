@@ -8,9 +8,9 @@ import sympy as sp
 from scipy.integrate import trapezoid
 from hypothesis import given, settings, strategies as st
 
-from games import GameError, get_game
-from dynamics import ode_model, ode_rhs, simulate_batch
-from dynamics import simulate_ode as simulate
+from pokerdyn.games import GameError, get_game
+from pokerdyn.dynamics import ode_model, ode_rhs, simulate_batch
+from pokerdyn.dynamics import simulate_ode as simulate
 
 P, k1, k2, k3 = sp.symbols("P k1 k2 k3", positive=True)
 bJ, cK, dQ = sp.symbols("b_J c_K d_Q", real=True)
@@ -153,7 +153,7 @@ def test_bad_input(skp, m9):
 
 
 def test_trajectory_shape_checks():
-    from dynamics import Trajectory
+    from pokerdyn.dynamics import Trajectory
     tr = Trajectory(np.arange(3.0), np.zeros((3, 2)), ("a", "b"), np.ones((3, 1)), {"k": 1})
     assert tr.final == {"a": 0.0, "b": 0.0} and len(tr) == 3
     with pytest.raises(ValueError, match="states must have shape"):

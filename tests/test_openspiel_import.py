@@ -10,10 +10,10 @@ pyspiel = pytest.importorskip("pyspiel")
 policy_lib = pytest.importorskip("open_spiel.python.policy")
 exploitability = pytest.importorskip("open_spiel.python.algorithms.exploitability")
 
-from games import GameError, compile_game, get_game  # noqa: E402
-from games.io.openspiel import load_openspiel, openspiel_game  # noqa: E402
-from games.strategy import uniform_strategy  # noqa: E402
-from solvers import nash_conv, solve_lp  # noqa: E402
+from pokerdyn.games import GameError, compile_game, get_game  # noqa: E402
+from pokerdyn.games.io.openspiel import load_openspiel, openspiel_game  # noqa: E402
+from pokerdyn.games.strategy import uniform_strategy  # noqa: E402
+from pokerdyn.solvers import nash_conv, solve_lp  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -139,7 +139,7 @@ def test_missing_pyspiel(monkeypatch):
 def test_cfr_plus_step_for_step_equal_to_openspiel(spec, n):
     """pokerdyn's CFR+ on the imported game and OpenSpiel's C++ CFRPlusSolver on the original
     are the same algorithm: equal NashConv of the average policy after n iterations."""
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
     game = pyspiel.load_game(spec)
     solver = pyspiel.CFRPlusSolver(game)
     for _ in range(n):
@@ -199,7 +199,7 @@ class _FakeGame:
 
 
 def test_information_set_with_two_legal_action_lists_is_refused():
-    from games.io.openspiel import _traverse
+    from pokerdyn.games.io.openspiel import _traverse
     with pytest.raises(GameError, match=r"'P1:same'.*legal actions \[0, 1\] and \[0, 2\]"):
         _traverse(_FakeGame(), 100, False)
 
@@ -218,8 +218,8 @@ def test_cli_games_and_solve_take_openspiel_names(capsys):
 
 
 def test_games_openspiel_is_the_public_face():
-    import games.io.openspiel as io_mod
-    import games.openspiel as face
+    import pokerdyn.games.io.openspiel as io_mod
+    import pokerdyn.games.openspiel as face
     assert face.load_openspiel is io_mod.load_openspiel
     assert face.openspiel_game("openspiel:kuhn_poker") is io_mod.openspiel_game("openspiel:kuhn_poker")
 
@@ -273,7 +273,7 @@ class _RewardGame:
 def test_rewards_that_do_not_sum_to_the_returns_are_refused():
     """Intermediate rewards are summed along the path; a terminal's returns() must be that
     sum (OpenSpiel's contract, spiel.h State::Returns), else one line naming the history."""
-    from games.io.openspiel import _traverse
+    from pokerdyn.games.io.openspiel import _traverse
     assert _traverse(_RewardGame(True), 100, False, True)["arrays"]["payoffs"].tolist() == \
         [[1.0], [2.0]]
     with pytest.raises(GameError) as exc:
@@ -292,7 +292,7 @@ def test_a_loaded_simultaneous_pyspiel_game_is_made_turn_based():
 def test_openspiel_size_estimate_of_a_simultaneous_game():
     """The CLI's guard estimates simultaneous games too (through the same wrapper): 418 is
     goofspiel(num_cards=3)'s exact count of turn-based histories (test_conformance_openspiel)."""
-    from games.io.openspiel import estimate_openspiel
+    from pokerdyn.games.io.openspiel import estimate_openspiel
     est = estimate_openspiel("goofspiel(num_cards=3)")
     assert 418 / 2 < est.nodes < 418 * 2 and est.n_players == 2
 
@@ -312,7 +312,7 @@ def test_a_game_far_over_the_limit_is_refused_from_its_estimate_before_any_walk(
     """From Python too, 13-card goofspiel (about 4.6e18 histories) is refused from the
     seeded estimate after ESTIMATE_AFTER histories, not after walking max_nodes (minutes)."""
     pytest.importorskip("pyspiel")
-    import games.io.openspiel as osp
+    import pokerdyn.games.io.openspiel as osp
 
     monkeypatch.setattr(osp, "ESTIMATE_AFTER", 1000)
     with pytest.raises(GameError, match=r"more than 20,000,000 histories \(about 4\.\d+e\+18, "

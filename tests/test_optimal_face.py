@@ -4,9 +4,9 @@ check-bet with alpha + 1/3 and bets K with 3 alpha; player 2's strategy is uniqu
 1/3, call Q 1/3)."""
 import pytest
 
-from games import GameError, compile_game
-from games.catalog.registry import get_game
-from solvers.sequence.face import optimal_face_range
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.catalog.registry import get_game
+from pokerdyn.solvers.sequence.face import optimal_face_range
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,7 @@ def test_bad_indices(cg):
 def test_many_cells_at_once_equal_one_at_a_time(cg):
     """optimal_face_ranges skips an LP where a point of the face already shows 0 or 1; the
     ranges are those of one LP pair per cell, for every action of every set."""
-    from solvers.sequence.face import optimal_face_ranges
+    from pokerdyn.solvers.sequence.face import optimal_face_ranges
 
     cells = [(I, a) for I in range(cg.n_infosets) for a in range(int(cg.n_actions[I]))]
     many = optimal_face_ranges(cg, cells, value=-1 / 18)
@@ -71,7 +71,7 @@ def test_warm_started_ranges_on_the_river_game():
     from scratch before the change (action 0 is check or fold: P2 checks C behind with
     [1/3, 1], folds C to a bet with [0, 1/6] and checks D behind with [1/2, 7/8]; P1 checks
     D with exactly 3/4)."""
-    from solvers.sequence.face import optimal_face_ranges
+    from pokerdyn.solvers.sequence.face import optimal_face_ranges
 
     rg = compile_game(get_game("river"))
     cells = [(I, a) for I in range(rg.n_infosets) for a in range(int(rg.n_actions[I]))]

@@ -8,8 +8,8 @@ import sympy as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solvers.symbolic.fullaxis import posdim
-from solvers.symbolic.fullaxis.groebner import solve_block
+from pokerdyn.solvers.symbolic.fullaxis import posdim
+from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
 
 X, Y, U = sp.symbols("x y u", real=True)
 
@@ -92,12 +92,12 @@ def test_a_slow_leaf_of_the_full_street_game_at_pot_5():
     bilinear equations (one free direction) that the triangular solver's sympy.solve
     fallback took seconds to minutes on; decomposed exactly it has no equilibrium, and
     nothing is left unhandled or handed back."""
-    from games import get_game
-    from solvers.symbolic.dominance import reduce_game
-    from solvers.symbolic.enumeration import conditions, pot_symbol
-    from solvers.symbolic.fullaxis import groebner
-    from solvers.symbolic.fullaxis.atpot import at_pot
-    from solvers.symbolic.supports.solve import solve_support
+    from pokerdyn.games import get_game
+    from pokerdyn.solvers.symbolic.dominance import reduce_game
+    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.fullaxis import groebner
+    from pokerdyn.solvers.symbolic.fullaxis.atpot import at_pot
+    from pokerdyn.solvers.symbolic.supports.solve import solve_support
     game = get_game("kuhn3-full-simplified")
     fixed = reduce_game(game)
     cv = at_pot(conditions(game, None, fixed), pot_symbol(game), sp.Integer(5))
@@ -113,8 +113,8 @@ def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
     the box, proved by interval arithmetic (False); the band 1/17 <= x y <= 1/17 + 10^-6
     is not empty but holds no grid point, and no proof can exist: undecided (None), not
     infeasible."""
-    from solvers.symbolic.enumeration import Family
-    from solvers.symbolic.fullaxis.atpot import feasible_family
+    from pokerdyn.solvers.symbolic.enumeration import Family
+    from pokerdyn.solvers.symbolic.fullaxis.atpot import feasible_family
     box = [(X, False), (1 - X, False), (Y, False), (1 - Y, False)]
     r = sp.Rational
 
@@ -132,11 +132,11 @@ def test_a_component_with_algebraic_values_at_the_pot_keeps_its_support():
     root of 34 x^2 + 65 x - 96; posdim cannot decide that component (it stays reported),
     the triangular solver gives it with float values, and the support reaches the whole-axis sweep (F10, the third coexistence
     range, was lost otherwise)."""
-    from games import get_game
-    from solvers.symbolic.dominance import reduce_game
-    from solvers.symbolic.enumeration import conditions, pot_symbol
-    from solvers.symbolic.fullaxis.atpot import at_pot
-    from solvers.symbolic.supports.solve import solve_support
+    from pokerdyn.games import get_game
+    from pokerdyn.solvers.symbolic.dominance import reduce_game
+    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.fullaxis.atpot import at_pot
+    from pokerdyn.solvers.symbolic.supports.solve import solve_support
 
     g = get_game("kuhn3-full-simplified")
     fixed = reduce_game(g)

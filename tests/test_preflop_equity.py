@@ -8,12 +8,12 @@ from math import comb
 import numpy as np
 import pytest
 
-from games.errors import GameError
-from games.preflop.boards import all_boards, canonical_boards
-from games.preflop.classes import (CLASSES, GRID, N_DEALS, class_combos, class_index, combos,
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.boards import all_boards, canonical_boards
+from pokerdyn.games.preflop.classes import (CLASSES, GRID, N_DEALS, class_combos, class_index, combos,
                                    deal_probabilities, deal_probability, disjoint_pair_counts,
                                    grid_names)
-from games.preflop.equity import (BOARDS_PER_DEAL, SHIPPED, hu_equity, hu_equity_table,
+from pokerdyn.games.preflop.equity import (BOARDS_PER_DEAL, SHIPPED, hu_equity, hu_equity_table,
                                   load_table, save_table, showdown_counts)
 
 phevaluator = pytest.importorskip("phevaluator")
@@ -133,7 +133,7 @@ def test_against_random_hand_published(table):
 def test_combo_counts_against_poker_eval(hero, villain, counts):
     from phevaluator.card import Card
 
-    from games.preflop._kernels import board_ranks
+    from pokerdyn.games.preflop._kernels import board_ranks
     cards = np.array([[Card(c).id_ for c in hero], [Card(c).id_ for c in villain]])
     ranks = board_ranks(all_boards(), cards)
     x, y = ranks[(ranks > 0).all(axis=1)].T
@@ -145,7 +145,7 @@ def _all_boards_counts(names):
     """Independent exact counts: every one of the 2,598,960 boards (no suit isomorphism, no
     class kernel), ranking each combo of ``names`` with phevaluator on it, then comparing
     combo ranks pair by pair."""
-    from games.preflop._kernels import board_ranks
+    from pokerdyn.games.preflop._kernels import board_ranks
     cards = np.concatenate([class_combos(n) for n in names])
     owner = np.repeat(np.arange(len(names)), [len(class_combos(n)) for n in names])
     boards = all_boards()
@@ -218,7 +218,7 @@ def test_suit_renaming_keeps_board_counts():
 
 
 def test_python_fallback_ranks_agree(monkeypatch):
-    from games.preflop import _kernels
+    from pokerdyn.games.preflop import _kernels
     boards = canonical_boards()[0][[0, 5000, 99999]]
     cards = combos()[0]
     native = _kernels.board_ranks(boards, cards)
@@ -230,7 +230,7 @@ def test_python_fallback_ranks_agree(monkeypatch):
 def test_cache_is_read_first(tmp_path, monkeypatch, table):
     from dataclasses import replace
 
-    from games.preflop import equity
+    from pokerdyn.games.preflop import equity
     monkeypatch.setenv("POKERDYN_CACHE", str(tmp_path))
     assert str(equity.cache_path()).startswith(str(tmp_path / "preflop"))
     marked = replace(table, meta={**table.meta, "marker": 1})

@@ -10,8 +10,8 @@ from conftest import compiled, profiles, rationals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import compile_game, get_game, strategy_from_params
-from solvers import best_response, expected_payoffs, symbolic_payoffs
+from pokerdyn.games import compile_game, get_game, strategy_from_params
+from pokerdyn.solvers import best_response, expected_payoffs, symbolic_payoffs
 
 
 def _symbols(game):

@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic import psplit
 
 XS = sp.symbols("x0:3", real=True)
 

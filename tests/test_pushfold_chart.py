@@ -25,9 +25,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.preflop.classes import class_index
+from pokerdyn.games.preflop.classes import class_index
 
-pytest.importorskip("games.preflop.equity")
+pytest.importorskip("pokerdyn.games.preflop.equity")
 
 # (hand, largest push stack) [HRC-usage] for T3s, the rest [HRC-chart]
 HRC_PUSH = [("T3s", 7.7), ("K2s", 19.3), ("Q2s", 12.7), ("J2s", 8.5), ("T2s", 6.5),
@@ -48,8 +48,8 @@ def _grid(t: float) -> list[float]:
 
 @pytest.fixture(scope="module")
 def chart():
-    from games.tournament.hands import preflop_model
-    from solvers.tournament import hu_chart
+    from pokerdyn.games.tournament.hands import preflop_model
+    from pokerdyn.solvers.tournament import hu_chart
     stacks = sorted({s for _, t in HRC_PUSH + HRC_CALL for s in _grid(t)} | {20.0} |
                     {2.3, 2.4, 3.0, 4.0, 5.0, 5.1, 7.1, 7.3, 7.9, 8.0, 8.1, 8.2, 8.3, 8.4})
     model = preflop_model()
@@ -123,8 +123,8 @@ GAPS = {"63s": [2.4, 3.0, 4.0, 5.0, 7.3], "43s": [2.3, 8.0, 8.2], "53s": [2.5, 3
 def test_gaps_are_genuine():
     """Inside each gap, pushing is strictly worse than folding against the BB's equilibrium
     calling range (not an LP tie broken towards folding)."""
-    from games.tournament.hands import preflop_model
-    from solvers.tournament import hu_chart
+    from pokerdyn.games.tournament.hands import preflop_model
+    from pokerdyn.solvers.tournament import hu_chart
     model = preflop_model()
     stacks = sorted({s for v in GAPS.values() for s in v})
     push, call = hu_chart(model, stacks, (0.5, 1.0))

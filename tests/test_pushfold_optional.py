@@ -25,7 +25,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-pytest.importorskip("games.preflop.equity")
+pytest.importorskip("pokerdyn.games.preflop.equity")
 
 HALF = Fraction(1, 2)
 
@@ -33,9 +33,9 @@ HALF = Fraction(1, 2)
 @pytest.fixture(scope="module")
 def exact():
     """(names, P, D, model): P[i][j] the deal probability, D[i][j] = P (2 e - 1), exact."""
-    from games.preflop.classes import CLASSES, deal_probabilities
-    from games.preflop.equity import hu_equity_table
-    from games.tournament.hands import preflop_model
+    from pokerdyn.games.preflop.classes import CLASSES, deal_probabilities
+    from pokerdyn.games.preflop.equity import hu_equity_table
+    from pokerdyn.games.tournament.hands import preflop_model
 
     t = hu_equity_table()
     P = deal_probabilities()
@@ -82,15 +82,15 @@ def best_reply_values(ex, x, y, S):
 
 
 def lp_profile(ex, S):
-    from solvers.tournament import hu_chart_faces
+    from pokerdyn.solvers.tournament import hu_chart_faces
     return hu_chart_faces(ex[3], [S], (0.5, 1.0))
 
 
 def test_formula_is_the_game_trees(exact):
     """The exact formula, in floats, equals the tree's value of a random profile (1e-12)."""
-    from games.compiled import compile_game
-    from games.tournament.jamfold import jamfold_game
-    from solvers.evaluation import expected_payoffs
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.games.tournament.jamfold import jamfold_game
+    from pokerdyn.solvers.evaluation import expected_payoffs
 
     names, P, D, model = exact
     S = 5.4
@@ -200,9 +200,9 @@ def test_face_ranges_agree_with_the_general_face_lps(exact):
     """hu_chart_faces' small LPs against solvers.sequence.face.optimal_face_ranges (the
     general optimal-face LPs, whose value slack of 1e-9 widens ranges slightly) at 5.9 bb:
     94s mixes at 0.508, 63s is excluded (the general LPs: [0, 0.0004], issue 34)."""
-    from games.compiled import compile_game
-    from games.tournament.jamfold import jamfold_game
-    from solvers.sequence.face import optimal_face_ranges
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.games.tournament.jamfold import jamfold_game
+    from pokerdyn.solvers.sequence.face import optimal_face_ranges
 
     names, _, _, model = exact
     ch = lp_profile(exact, 5.9)
@@ -244,6 +244,6 @@ def test_chart_json_has_margins_and_face_tables(tmp_path):
 
 
 def test_bad_margin_is_refused(tmp_path):
-    from tests.hostile import run_bad
+    from hostile import run_bad
     run_bad(["pushfold", "--chart", "--margin", "-0.1"], ("margin",), tmp_path)
     run_bad(["pushfold", "--chart", "--margin", "nan"], ("margin",), tmp_path)

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from games import GameError, compile_game, get_game
-from games.catalog.synthetic import layered_game
-from games.strategy import params_from_strategy
-from solvers.evaluation import expected_payoffs
-from solvers.qre import (BranchSystem, branch_limit, check_lambda, fixed_point_residual,
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.catalog.synthetic import layered_game
+from pokerdyn.games.strategy import params_from_strategy
+from pokerdyn.solvers.evaluation import expected_payoffs
+from pokerdyn.solvers.qre import (BranchSystem, branch_limit, check_lambda, fixed_point_residual,
                          qre_branch, qre_profiles)
-from solvers.qre.selection import limit_at_pot
+from pokerdyn.solvers.qre.selection import limit_at_pot
 
 CASES = [("kuhn", {}), ("kuhn3", {}), ("skp", {"P": 9}), ("kuhn3-third", {"P": 4}),
          ("kuhn3-third", {"P": 6}), ("kuhn3-third", {"P": 9}), ("river", {})]
@@ -72,7 +72,7 @@ def test_random_games_profiles_are_fixed_points(rounds, players, actions, seed):
 
 def test_uniform_at_lambda_zero_and_bad_lambda():
     cg, br = _branch("skp", {"P": 9})
-    from games.strategy import uniform_strategy
+    from pokerdyn.games.strategy import uniform_strategy
     assert np.allclose(br.profiles[0], uniform_strategy(cg), atol=1e-15)
     for bad in (0, -1, float("nan"), float("inf"), "x"):
         with pytest.raises(GameError):
@@ -103,7 +103,7 @@ def test_skp_limit_at_nine_is_billingham_eq_13():
 def test_skp_selection_jumps_at_the_critical_pot_five_exactly():
     """Billingham sec. 3: SKP's pure equilibrium is the only one for P < 5 and eqs. (12)-(14)
     exist for P > 5; the branch's selection jumps at P = 5, reported exactly."""
-    from solvers.qre.selection import selection_map
+    from pokerdyn.solvers.qre.selection import selection_map
     segs = selection_map(get_game("skp"), 4.5, 5.5, grid=2)
     assert [str(s.high) for s in segs[:-1]] == ["5"]
     assert segs[0].exact_strategy() == {"b_J": 0, "c_K": 0, "d_Q": 0}
@@ -120,7 +120,7 @@ def test_kuhn3_third_selects_the_symmetric_point_of_its_continuum():
 
 
 def test_fit_rational_recovers_expressions_in_p():
-    from solvers.qre.selection import fit_rational
+    from pokerdyn.solvers.qre.selection import fit_rational
     P = np.array([5.25, 6.0, 7.5, 8.0, 9.5, 11.0])
     assert str(fit_rational(P, 1 / P)) == "1/P"
     assert str(fit_rational(P, (P - 5) / (P + 1))) == "(P - 5)/(P + 1)"
@@ -164,7 +164,7 @@ def test_cli_json_keys(capsys):
 
 
 def test_logit_field_jacobian_matches_central_differences():
-    from solvers.qre import logit_field_jacobian, logit_response
+    from pokerdyn.solvers.qre import logit_field_jacobian, logit_response
     cg = compile_game(get_game("skp"), {"P": 9})
     rng = np.random.default_rng(3)
     sig = np.where(cg.legal, rng.random(cg.legal.shape) + 0.2, 0.0)
@@ -188,8 +188,8 @@ def test_cli_stability_jordan_hopf_at_two(capsys, tmp_path):
     """Jordan (1993) matching pennies: the uniform QRE of the logit dynamics loses stability
     in a Hopf bifurcation at lambda = 2 exactly (J = -1 + lam C, C's eigenvalues the cube
     roots of -1); the CLI reports the crossing and the unstable range from 2 on."""
-    from figures.qre.stability import jordan_game
-    from games.io.efg import to_efg_exact
+    from pokerdyn.figures.qre.stability import jordan_game
+    from pokerdyn.games.io.efg import to_efg_exact
     f = tmp_path / "jordan.efg"
     f.write_text(to_efg_exact(jordan_game(), {}))
     rc, out, _ = _cli(capsys, "qre", str(f), "--stability", "--max-lambda", "10", "--json")
@@ -225,7 +225,7 @@ def test_continuity_map_finds_skp_jump_at_five_without_enumeration():
     the limit jumps: on SKP, with the enumeration withheld, it finds Billingham's critical
     pot P = 5 (pure equilibrium below, b_J = 2/(P+1) above) as the rational 5 exactly, and
     no jump over (5.5, 6.5] where the selected eq. (12) moves continuously."""
-    from solvers.qre.jumps import continuity_map
+    from pokerdyn.solvers.qre.jumps import continuity_map
     game = get_game("skp")
     segs = continuity_map(game, 4.5, 5.5, grid=2)
     assert [s.high for s in segs[:-1]] == [5]
@@ -243,7 +243,7 @@ def test_kuhn3_at_three_selects_a_point_of_the_recorded_family():
 
     import sympy as sp
 
-    from figures.frontier.kuhn3_family import recorded
+    from pokerdyn.figures.frontier.kuhn3_family import recorded
     fams = [SimpleNamespace(strategy=tuple((k, sp.sympify(v)) for k, v in f["strategy"].items()),
                             free=tuple(f["free"]),
                             constraints=tuple(sp.sympify(c) for c in f["constraints"]))
@@ -270,14 +270,14 @@ def test_kuhn3_end_game_where_the_walk_cannot_go_further():
            for s, lam, lg in zip(br.profiles, br.lambdas, br.logs)]
     assert max(res) < 1e-10
     with pytest.raises(GameError):          # no end game asked for: the stall is an error
-        from solvers.qre import trace_branch
+        from pokerdyn.solvers.qre import trace_branch
         trace_branch(cg, tol=1e-6, end_game=0.0)
 
 
 def test_figure_qre_selection_quick_draws_the_committed_kuhn3_map(tmp_path):
     """The quick figure reads kuhn3's committed map: its jumps are the rationals 2, 3 and 5
     and one pot where the branch changes course (3.89788...)."""
-    from figures.qre.selection import main
+    from pokerdyn.figures.qre.selection import main
     res = main(tmp_path, seed=0, quick=True)
     jumps = res.numbers["kuhn3_jumps"]
     assert [j for j in jumps if j in (2.0, 3.0, 5.0)] == [2.0, 3.0, 5.0] and len(jumps) == 4

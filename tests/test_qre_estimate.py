@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from games import GameError, compile_game, get_game
-from solvers.qre import qre_profiles, trace_branch
-from solvers.qre.estimate import (counts_from_json, counts_from_terminals, counts_to_json,
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.solvers.qre import qre_profiles, trace_branch
+from pokerdyn.solvers.qre.estimate import (counts_from_json, counts_from_terminals, counts_to_json,
                                   fit_lambda, sample_counts, terminal_probabilities)
 from pokerdyn.cli import main
 

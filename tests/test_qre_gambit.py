@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import compile_game, get_game
-from games.io.efg import to_efg_exact
-from solvers.qre import branch_limit, qre_branch
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.io.efg import to_efg_exact
+from pokerdyn.solvers.qre import branch_limit, qre_branch
 
 gbt = pytest.importorskip("pygambit")
 

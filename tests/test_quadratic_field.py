@@ -3,7 +3,7 @@ decides the families at Billingham's critical pot P* = (5 + sqrt 73)/2 (Billingh
 eq. (4): the positive root of 12 + 5P - P^2)."""
 import sympy as sp
 
-from solvers.symbolic import algebraic as qf, psplit
+from pokerdyn.solvers.symbolic import algebraic as qf, psplit
 
 PSTAR = (5 + sp.sqrt(73)) / 2
 X = sp.Symbol("o_K", real=True)

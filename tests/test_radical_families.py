@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sympy as sp
 
-from solvers.symbolic import psplit
-from solvers.symbolic.fullaxis import radical
-from solvers.symbolic.fullaxis.groebner import solve_block
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.fullaxis import radical
+from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
 
 P = sp.Symbol("P", positive=True)
 x, y = sp.symbols("x y", real=True)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.compiled import compile_game
-from games.errors import GameError
-from games.ranges import RangeGame
-from games.tournament.jamfold import (_public_tree, _terminal_values, deal_probabilities,
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.ranges import RangeGame
+from pokerdyn.games.tournament.jamfold import (_public_tree, _terminal_values, deal_probabilities,
                                       jamfold_game, table)
-from games.tree import TERMINAL
-from solvers import expected_payoffs, nash_conv
-from solvers.ranges import nash_conv as range_nash_conv
-from solvers.ranges import range_cfr
+from pokerdyn.games.tree import TERMINAL
+from pokerdyn.solvers import expected_payoffs, nash_conv
+from pokerdyn.solvers.ranges import nash_conv as range_nash_conv
+from pokerdyn.solvers.ranges import range_cfr
 
 
 def range_game(model, stacks, payouts=None) -> RangeGame:
@@ -62,7 +62,7 @@ def _profiles(core, rg, seed):
 
 @pytest.fixture(scope="module")
 def buckets3():
-    from games.tournament.buckets import bucket_model
+    from pokerdyn.games.tournament.buckets import bucket_model
     return bucket_model(4, samples=200, seed=1).model
 
 
@@ -81,7 +81,7 @@ def test_three_players_match_the_core_game(buckets3, stacks, payouts):
 
 def test_heads_up_169_classes_match_the_core_game():
     """The generic (einsum) path: 2 players, all 169 classes, exact heads-up table."""
-    from games.tournament.hands import preflop_model
+    from pokerdyn.games.tournament.hands import preflop_model
     model = preflop_model()
     core = jamfold_game(model, [8, 8])
     rg = range_game(model, [8, 8])
@@ -93,7 +93,7 @@ def test_heads_up_169_classes_match_the_core_game():
 
 
 def test_cfr_plus_over_ranges_reaches_the_core_equilibrium_value(buckets3):
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
     rg = range_game(buckets3, [10, 10, 10])
     res = range_cfr(rg, iterations=600, check_every=200)
     assert res.nash_conv < 2e-3 and res.history[-1, 2] == pytest.approx(res.nash_conv)

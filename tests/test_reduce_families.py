@@ -7,11 +7,11 @@ one-third street Kuhn poker and sec. 3 (12)-(14) for SKP."""
 import pytest
 import sympy as sp
 
-from games import get_game
-from solvers.symbolic import psplit, reduce as rd
-from solvers.symbolic.enumeration import Family, enumerate_families, pot_symbol
-from solvers.symbolic.nash_conv import exact_nash_conv
-from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic import psplit, reduce as rd
+from pokerdyn.solvers.symbolic.enumeration import Family, enumerate_families, pot_symbol
+from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
 
 R = sp.Rational
 PSTAR = (5 + sp.sqrt(73)) / 2  # Billingham (4)-(6)
@@ -214,9 +214,9 @@ def test_skp_reduced_families_are_billingham_12_to_14():
 
 
 def test_skp_points_are_billingham_12_to_14():
-    """dynamics.skp_points derives S1-S3 from the enumeration; they are Billingham (12),
+    """pokerdyn.dynamics.skp_points derives S1-S3 from the enumeration; they are Billingham (12),
     (13), (14) exactly (expected values typed here, from the paper)."""
-    from dynamics.skp_points import POINTS, skp_point
+    from pokerdyn.dynamics.skp_points import POINTS, skp_point
     P = sp.Symbol("P", positive=True)
     want = {"S1": (2 / (P + 1), 0, (P - 5) / (P + 1)),  # (12)
             "S2": (2 / P, (P - 5) / (P + 1), 0),  # (13)
@@ -308,9 +308,9 @@ def test_pieces_in_forked_processes_equal_the_serial_run(monkeypatch):
     import json
     import threading
 
-    from games import get_game
-    from solvers.symbolic import piecewise
-    from solvers.symbolic.family_records import pieces_records
+    from pokerdyn.games import get_game
+    from pokerdyn.solvers.symbolic import piecewise
+    from pokerdyn.solvers.symbolic.family_records import pieces_records
 
     g = get_game("skp")
     monkeypatch.setattr(piecewise, "PARALLEL_MIN_PIECES", 1)
@@ -336,9 +336,9 @@ def test_a_second_axis_call_takes_its_pieces_from_the_first(monkeypatch):
     every cache emptied."""
     import json
 
-    from games import get_game
-    from solvers.symbolic import piecewise
-    from solvers.symbolic.family_records import pieces_records
+    from pokerdyn.games import get_game
+    from pokerdyn.solvers.symbolic import piecewise
+    from pokerdyn.solvers.symbolic.family_records import pieces_records
 
     g = get_game("skp")
     piecewise.clear_caches()

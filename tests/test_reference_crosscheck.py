@@ -14,7 +14,7 @@ from hypothesis import given, settings
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from reference import Reference  # noqa: E402
 
-from solvers import best_response, expected_payoffs, fictitious_play, nash_conv  # noqa: E402
+from pokerdyn.solvers import best_response, expected_payoffs, fictitious_play, nash_conv  # noqa: E402
 
 GAMES = ["kuhn", "kuhn3", "skp", "kuhn3-third-full"]
 

@@ -3,10 +3,10 @@ against OpenSpiel's published behaviour; seeded-free determinism."""
 import numpy as np
 import pytest
 
-from games import compile_game, get_game
-from games.catalog.river import river
-from solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
-from solvers.learning.hedge import Hedge
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.games.catalog.river import river
+from pokerdyn.solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
+from pokerdyn.solvers.learning.hedge import Hedge
 
 RIVER = compile_game(river())  # R1 vs R1, one bet of 0.5: Papadopoulos Table 1, -0.010
 
@@ -57,8 +57,8 @@ def test_hedge_first_step_is_freund_schapire():
     m = Hedge()
     state = m.init(cg, cg.legal / 2.0)
     m.advance(cg, state, 0, 1)
-    from solvers.learning.hedge import chance_reach
-    from solvers.learning._regret_kernels import counterfactual_values
+    from pokerdyn.solvers.learning.hedge import chance_reach
+    from pokerdyn.solvers.learning._regret_kernels import counterfactual_values
     cfv, cfr_, own = np.zeros(cg.legal.shape), np.zeros(cg.n_infosets), np.zeros(cg.n_infosets)
     counterfactual_values(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                           cg.terminal_index, cg.payoffs, cg.legal / 2.0, 0, cfv, cfr_, own)
@@ -79,7 +79,7 @@ def test_average_profiles_are_valid_and_runs_replay():
 
 
 def test_hedge_values_option():
-    from games import GameError
+    from pokerdyn.games import GameError
     cg = compile_game(get_game("kuhn"))
     a = hedge(cg, iterations=2_000, values="conditional")
     b = hedge(cg, iterations=2_000, values="chance")

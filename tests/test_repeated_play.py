@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from dynamics.play.observation import observation_model
-from dynamics.play.tables import gradient_terms, payoff_gradients, tree_tables
-from dynamics.play.repeated import estimator_study, simulate
-from dynamics.skp_points import skp_point
-from games import GameError, get_game, param_symbols
+from pokerdyn.dynamics.play.observation import observation_model
+from pokerdyn.dynamics.play.tables import gradient_terms, payoff_gradients, tree_tables
+from pokerdyn.dynamics.play.repeated import estimator_study, simulate
+from pokerdyn.dynamics.skp_points import skp_point
+from pokerdyn.games import GameError, get_game, param_symbols
 
 G = get_game("skp")
 S = param_symbols(G)
@@ -191,9 +191,9 @@ def test_cli_estimators_json():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from games import compile_game  # noqa: E402
-from dynamics.play.tables import checkdown_payoffs  # noqa: E402
-from solvers.symbolic.payoffs import symbolic_payoffs  # noqa: E402
+from pokerdyn.games import compile_game  # noqa: E402
+from pokerdyn.dynamics.play.tables import checkdown_payoffs  # noqa: E402
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs  # noqa: E402
 
 _PROBS = None
 

@@ -3,7 +3,7 @@ exactly the numbers and files of a run in one process (issue 11: reproduce --qui
 import json
 
 from pokerdyn.cli import main
-from figures.registry import FIGURES
+from pokerdyn.figures.registry import FIGURES
 from pokerdyn.commands.reproduce import LONGEST, groups
 
 

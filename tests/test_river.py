@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from games import GameError, compile_game
-from games.catalog.registry import get_game, make_game
-from games.catalog.river import DISTRIBUTIONS, R1, river
-from solvers.sequence.lp import solve_lp
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.catalog.registry import get_game, make_game
+from pokerdyn.games.catalog.river import DISTRIBUTIONS, R1, river
+from pokerdyn.solvers.sequence.lp import solve_lp
 
 # Papadopoulos, Table 1 (1 bet, bet size 0.5, pot 1): game value, rows P1, columns P2.
 TABLE_1 = {

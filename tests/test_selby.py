@@ -12,21 +12,21 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from games import GameError
-from games.catalog.registry import get_game, make_game
-from games.compiled import compile_game
-from games.preflop.classes import N_DEALS, class_index, disjoint_pair_counts
-from games.preflop.equity import hu_equity_table
-from games.preflop.selby import (betting_tree, chart, deal_matrix, history_probabilities,
+from pokerdyn.games import GameError
+from pokerdyn.games.catalog.registry import get_game, make_game
+from pokerdyn.games.compiled import compile_game
+from pokerdyn.games.preflop.classes import N_DEALS, class_index, disjoint_pair_counts
+from pokerdyn.games.preflop.equity import hu_equity_table
+from pokerdyn.games.preflop.selby import (betting_tree, chart, deal_matrix, history_probabilities,
                                  own_reach, selby_game, strategy_grids)
-from games.tree import TERMINAL
+from pokerdyn.games.tree import TERMINAL
 
 VALUE_SB = -0.0218976836  # measured: the LP value to the small blind, in big blinds
 
 
 @pytest.fixture(scope="module")
 def solved():
-    import solvers
+    from pokerdyn import solvers
     cg = compile_game(get_game("selby"))
     res = solvers.solve_lp(cg)
     return cg, res, strategy_grids(cg.game, res.strategies)
@@ -86,7 +86,7 @@ def test_options_and_bad_input():
 
 def test_lp_value_and_nash_conv(solved):
     """The survey gives no value; the LP's: the SB loses 0.0219 BB a hand, NashConv < 1e-9."""
-    import solvers
+    from pokerdyn import solvers
     cg, res, _ = solved
     assert res.value == pytest.approx(VALUE_SB, abs=1e-9)
     assert abs(solvers.nash_conv(cg, res.strategies)) < 1e-9
@@ -138,7 +138,7 @@ def test_almost_no_hand_mixes(solved):
 def test_aa_mix_is_forced(solved):
     """AA's first action: limp 0.665, raise 0.335; over the SB's whole optimal face the raise
     stays in a narrow band away from 0 and 1, so no pure optimal AA strategy exists."""
-    import solvers
+    from pokerdyn import solvers
     cg, res, _ = solved
     I = next(k for k, info in enumerate(cg.game.infosets) if info.label == "P1:AA|")
     fr = solvers.optimal_face_range(cg, I, 2, value=res.value)
@@ -150,7 +150,7 @@ def test_no_raise_variant_matches_the_closed_form():
     when its expected showdown result beats folding, so the value is
     ``sum_i max(-0.5 m_i, sum_j p_ij (2 e_ij - 1))``: an independent check of tree, payoffs,
     deal probabilities and LP together."""
-    import solvers
+    from pokerdyn import solvers
     p, e = deal_matrix(), hu_equity_table().equity
     closed = np.maximum(-0.5 * p.sum(axis=1), (p * (2 * e - 1)).sum(axis=1)).sum()
     res = solvers.solve_lp(compile_game(selby_game(raises=0)))

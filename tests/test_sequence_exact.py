@@ -14,14 +14,14 @@ from fractions import Fraction
 
 import pytest
 
-from games import GameError, compile_game
-from games.io.efg import game_from_efg
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.io.efg import game_from_efg
 from pokerdyn.cli import main
-from solvers.sequence import lp as lp_module
-from solvers.sequence.form import exact_sequence_form, sequence_form
-from solvers.sequence.lcp import solve_lcp
-from solvers.sequence.lp import solve_lp
-from tests.hostile import run_bad
+from pokerdyn.solvers.sequence import lp as lp_module
+from pokerdyn.solvers.sequence.form import exact_sequence_form, sequence_form
+from pokerdyn.solvers.sequence.lcp import solve_lcp
+from pokerdyn.solvers.sequence.lp import solve_lp
+from hostile import run_bad
 
 # Gambit contrib/games/e18.efg (Banks-Sobel, Example 1): chance 1/3, 2/3 times integer
 # payoffs; pygambit's lcp_solve(rational=True) gives payoffs (-5, 5).

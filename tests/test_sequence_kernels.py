@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from conftest import compiled
 
-from solvers import _kernels as K
-from solvers.evaluation import best_response, expected_payoffs, regrets
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.evaluation import best_response, expected_payoffs, regrets
 
 
 def _random_profile(cg, seed):

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import GameError, compile_game
-from games.catalog.registry import get_game, make_game
-from games.catalog.spec import format_spec, parse_spec
+from pokerdyn.games import GameError, compile_game
+from pokerdyn.games.catalog.registry import get_game, make_game
+from pokerdyn.games.catalog.spec import format_spec, parse_spec
 from pokerdyn.cli import main
 
 _words = st.from_regex(r"[A-Za-z_][A-Za-z0-9_.\-]{0,8}", fullmatch=True).filter(
@@ -188,7 +188,7 @@ def test_openspiel_prefix_passes_the_string_verbatim(monkeypatch):
     seen = []
     fake = types.ModuleType("fake_openspiel")
     fake.openspiel_game = lambda text: seen.append(text) or get_game("kuhn")
-    monkeypatch.setitem(sys.modules, "games.io.openspiel", fake)
+    monkeypatch.setitem(sys.modules, "pokerdyn.games.io.openspiel", fake)
     text = "leduc_poker(players=3,betting_abstraction=fcpa)"
     g = get_game("openspiel:" + text)
     assert seen == ["openspiel:" + text] and g is get_game("kuhn")
@@ -197,7 +197,7 @@ def test_openspiel_prefix_passes_the_string_verbatim(monkeypatch):
 
 
 def test_sweep_takes_a_spec():
-    from dynamics.sweep.experiments import game_name
+    from pokerdyn.dynamics.sweep.experiments import game_name
 
     assert game_name("river(street=half)", "game") == "river(street=half)"
     with pytest.raises(GameError, match="game: game 'river' has no option 'x'"):

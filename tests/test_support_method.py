@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from games import compile_game
-from games.catalog.kuhn import kuhn3, kuhn3_third
-from solvers.evaluation import nash_conv
-from solvers.symbolic.dominance import iterated_dominance
-from solvers.symbolic.supports.gains import (attains, box_max, exact_nash_conv_at, gain_system,
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.kuhn import kuhn3, kuhn3_third
+from pokerdyn.solvers.evaluation import nash_conv
+from pokerdyn.solvers.symbolic.dominance import iterated_dominance
+from pokerdyn.solvers.symbolic.supports.gains import (attains, box_max, exact_nash_conv_at, gain_system,
                                              iterated_dominance_at)
-from solvers.symbolic.supports.propose import learned_profiles, random_profile
-from solvers.symbolic.supports.solve import blocks
+from pokerdyn.solvers.symbolic.supports.propose import learned_profiles, random_profile
+from pokerdyn.solvers.symbolic.supports.solve import blocks
 
 R = sp.Rational
 
@@ -46,7 +46,7 @@ def test_exact_nash_conv_matches_the_float_evaluation(kuhn3_system):
     names = kuhn3_system.names
     point = {n: R(int(rng.integers(0, 9)), 8) for n in names}
     exact = exact_nash_conv_at(kuhn3_system, point)
-    from games import strategy_from_params
+    from pokerdyn.games import strategy_from_params
     sigma = strategy_from_params(cg, {n: float(v) for n, v in point.items()})
     assert exact > 0
     assert abs(float(exact) - nash_conv(cg, sigma)) < 1e-12
@@ -80,7 +80,7 @@ def test_a_game_too_large_points_to_continuation(capsys):
 def test_a_support_past_its_budget_is_cut_off():
     import time
 
-    from solvers.symbolic.supports.solve import SupportTimeout, deadline
+    from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, deadline
 
     # the budget counts CPU seconds of this process (a loaded machine cuts off the same work)
     t = time.process_time()

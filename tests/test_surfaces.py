@@ -7,7 +7,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.symbolic.supports import surfaces
+from pokerdyn.solvers.symbolic.supports import surfaces
 
 X, Y, Z, W = sp.symbols("x y z w", real=True)
 roots = st.fractions(min_value=-3, max_value=3, max_denominator=12)
@@ -53,7 +53,7 @@ def test_the_curve_solver_flags_surfaces_as_data():
     not zero-dimensional.  ``curves.branches`` finds no curve and flags each skipped unknown
     with ``surface`` (follow_curves screens by the flag, not by the note's text); a timeout
     is not flagged."""
-    from solvers.symbolic.supports import curves
+    from pokerdyn.solvers.symbolic.supports import curves
 
     a, b, c = sp.symbols("a b c")
     found, skipped = curves.branches([a - b * c], [a, b, c])
@@ -77,8 +77,8 @@ def test_kuhn3_p4_surfaces_lie_in_two_faces():
     dimension > 1 with five unknowns as parameter.  Every pair of its 15 unknowns has a
     basis over QQ(a, b) in 50 s or so, and every component of dimension >= 2 lies where
     x1_A_0_b = 1 or x3_Q_kb_c = 0: in the two supports with that frequency pure."""
-    from games.catalog.kuhn import kuhn3
-    from solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
+    from pokerdyn.games.catalog.kuhn import kuhn3
+    from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
                                                  iterated_dominance_at)
 
     g, pot = kuhn3(), sp.Integer(4)
@@ -98,7 +98,7 @@ def test_the_committed_p4_record_holds_the_faces_and_no_dimension_note():
     C's (-4/75, 1/300, 1/20) wherever a witness certifies them."""
     import json
 
-    from figures.frontier.kuhn3_p4_curves import DATA
+    from pokerdyn.figures.frontier.kuhn3_p4_curves import DATA
 
     rec = json.loads(DATA.read_text())
     assert not any("dimension > 1" in n or "EX" in n for n in rec["notes"])

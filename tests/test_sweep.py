@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dynamics.sweep.spec import load_config, parse_config
-from dynamics.sweep.store import CONFIG_FILE, TIMING_COLUMNS, load_results, write_cell
-from dynamics.sweep.experiments import random_profile
-from dynamics.sweep.runner import run_sweep
-from games import GameError, compile_game, get_game
-from games.strategy import params_from_strategy
+from pokerdyn.dynamics.sweep.spec import load_config, parse_config
+from pokerdyn.dynamics.sweep.store import CONFIG_FILE, TIMING_COLUMNS, load_results, write_cell
+from pokerdyn.dynamics.sweep.experiments import random_profile
+from pokerdyn.dynamics.sweep.runner import run_sweep
+from pokerdyn.games import GameError, compile_game, get_game
+from pokerdyn.games.strategy import params_from_strategy
 from pokerdyn.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,7 +108,7 @@ def test_fp_experiment_matches_direct_call_on_any_workers(tmp_path):
     # axes sorted by name (game, pot), values in the order written
     assert list(zip(one.game, one.pot)) == [("skp", 6.0), ("skp", 9.0), ("kuhn3-third", 6.0),
                                            ("kuhn3-third", 9.0)]
-    from solvers import fictitious_play
+    from pokerdyn.solvers import fictitious_play
     for i, row in one.iterrows():
         cg = compile_game(get_game(row.game), P=row.pot)
         start = random_profile(cg, np.random.default_rng(np.random.SeedSequence(5).spawn(4)[i]))
@@ -213,7 +213,7 @@ def test_store_is_a_parquet_dataset_pandas_opens(tmp_path):
     cells = cfg.cells()
     assert [c.params["k"] for c in cells] == [0.01, [0.01, 0.02, 0.03]]
     # store two rows by hand (the simulate experiment itself is tested after merge)
-    from dynamics.sweep.store import cell_row, open_store
+    from pokerdyn.dynamics.sweep.store import cell_row, open_store
     assert open_store(cfg.output, cfg) == {}
     for c in cells:
         write_cell(cfg.output, c, cell_row(cfg, c, {"x": float(c.index)}, 0.0))

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from dynamics.play.repeated import simulate
-from dynamics.sweep.spec import load_config
-from dynamics.sweep.store import TIMING_COLUMNS, load_results
-from dynamics.sweep.runner import run_sweep
+from pokerdyn.dynamics.play.repeated import simulate
+from pokerdyn.dynamics.sweep.spec import load_config
+from pokerdyn.dynamics.sweep.store import TIMING_COLUMNS, load_results
+from pokerdyn.dynamics.sweep.runner import run_sweep
 
 CONFIG = """
 [sweep]
@@ -55,7 +55,7 @@ def test_simulate_sweep_matches_direct_runs_on_any_workers(tmp_path: Path):
 def test_example_config_runs_a_cell(tmp_path: Path):
     cfg = load_config(Path(__file__).resolve().parents[1] / "examples" / "sweep_skp.toml")
     cell = cfg.cells()[0]
-    from dynamics.sweep.experiments import run_cell
+    from pokerdyn.dynamics.sweep.experiments import run_cell
     out = run_cell("simulate", {**cell.params, "rounds": 1000}, cell.seed)
     assert set(out) >= {"mean_payoffs_1", "mean_payoffs_2", "mean_payoffs_3", "final_b_J",
                         "final_c_K", "final_d_Q", "seconds", "rounds_per_second"}

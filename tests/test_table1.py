@@ -6,11 +6,11 @@ from itertools import product
 
 import numpy as np
 
-from dynamics.play.estimators import ESTIMATORS
-from dynamics.play.tables import tree_tables
-from figures.billingham.play import table1
-from figures.registry import FIGURES, load
-from games import get_game
+from pokerdyn.dynamics.play.estimators import ESTIMATORS
+from pokerdyn.dynamics.play.tables import tree_tables
+from pokerdyn.figures.billingham.play import table1
+from pokerdyn.figures.registry import FIGURES, load
+from pokerdyn.games import get_game
 
 
 def test_exshowdown_payoffs_sum_to_zero_per_terminal():
@@ -21,7 +21,7 @@ def test_exshowdown_payoffs_sum_to_zero_per_terminal():
 
 
 def test_table1_quick_rows_zero_sum_and_bit_identical_replay(tmp_path):
-    assert FIGURES["billingham_table1"] == "figures.billingham.play.table1"
+    assert FIGURES["billingham_table1"] == "pokerdyn.figures.billingham.play.table1"
     res = load("billingham_table1").main(tmp_path / "a", seed=0, quick=True)
     files = {f.suffix: f for f in res.files}
     assert set(files) == {".png", ".json", ".csv"} and all(f.exists() for f in res.files)

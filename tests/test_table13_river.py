@@ -8,12 +8,12 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from figures.registry import FIGURES, load
-from figures.river.table13 import behaviour_from_paper, paper_mix, table13_game
-from games.normal_form import mixed_from_behaviour, normal_form
-from solvers import nash_conv
-from solvers.exact_profile import exact_values
-from solvers.learning.matrix_fp import matrix_fictitious_play
+from pokerdyn.figures.registry import FIGURES, load
+from pokerdyn.figures.river.table13 import behaviour_from_paper, paper_mix, table13_game
+from pokerdyn.games.normal_form import mixed_from_behaviour, normal_form
+from pokerdyn.solvers import nash_conv
+from pokerdyn.solvers.exact_profile import exact_values
+from pokerdyn.solvers.learning.matrix_fp import matrix_fictitious_play
 
 CG = table13_game("R1", "R1")
 NF = normal_form(CG)
@@ -55,7 +55,7 @@ def test_r1_r1_cell_is_an_exact_equilibrium_worth_minus_one_hundredth():
 
 
 def test_regenerated_table13(tmp_path):
-    assert FIGURES["river_table13"] == "figures.river.table13"
+    assert FIGURES["river_table13"] == "pokerdyn.figures.river.table13"
     res = load("river_table13").main(tmp_path, quick=True)
     text = (tmp_path / "river_table13.txt").read_text()
     assert text.count("NashConv exact") == 16

@@ -8,14 +8,14 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from games.errors import GameError
-from games.preflop.classes import class_index
-from games.preflop.multiway import ThreeWayTable, triple_probabilities
-from games.tournament.jamfold import _terminal_values, table
-from games.tournament.ranged import class_jamfold, ordered_outcomes
-from games.tournament.showdown import weak_orderings
-from games.tree import TERMINAL
-from solvers.tournament_classes import gain_sd
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import class_index
+from pokerdyn.games.preflop.multiway import ThreeWayTable, triple_probabilities
+from pokerdyn.games.tournament.jamfold import _terminal_values, table
+from pokerdyn.games.tournament.ranged import class_jamfold, ordered_outcomes
+from pokerdyn.games.tournament.showdown import weak_orderings
+from pokerdyn.games.tree import TERMINAL
+from pokerdyn.solvers.tournament_classes import gain_sd
 
 AA, KK, O72 = (class_index(c) for c in ("AA", "KK", "72o"))
 
@@ -88,7 +88,7 @@ def test_propagated_sd_matches_the_spread_over_seeds():
 
 
 def test_class_model_needs_three_seats():
-    from solvers.tournament import jamfold_equilibrium
+    from pokerdyn.solvers.tournament import jamfold_equilibrium
     with pytest.raises(GameError, match="3 seats"):
         jamfold_equilibrium([10, 10, 10, 10], model="classes")
     with pytest.raises(GameError, match="model"):
@@ -106,8 +106,8 @@ def test_cli_refuses_the_class_model_for_four_seats(capsys):
 def test_jamfold_equilibrium_wraps_the_class_model(game_with_one_triple, monkeypatch):
     """model="classes" reports the class loop's result in JamfoldEquilibrium's fields (the
     loop itself is stubbed: its full run takes minutes, BENCHMARKS.md)."""
-    import solvers.tournament_classes as tc
-    from solvers.tournament import jamfold_equilibrium
+    import pokerdyn.solvers.tournament_classes as tc
+    from pokerdyn.solvers.tournament import jamfold_equilibrium
     tw, cj = game_with_one_triple
     cj_h = class_jamfold([10.1, 10.1, 10.1], three_way=tw)
     # a random profile: under a seat-symmetric one the Monte Carlo terms of a player's

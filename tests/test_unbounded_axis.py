@@ -11,15 +11,15 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import get_game
-from solvers.symbolic.casesearch import walk
-from solvers.symbolic.dominance import reduce_game
-from solvers.symbolic.enumeration import conditions, pot_symbol
-from solvers.symbolic.fullaxis.complete import certify_complete
-from solvers.symbolic.fullaxis.exceptional import feasible_parts
-from solvers.symbolic.fullaxis.leafbox import _scaled, empty_between
-from solvers.symbolic.fullaxis.sweep import sweep
-from solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic.casesearch import walk
+from pokerdyn.solvers.symbolic.dominance import reduce_game
+from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
+from pokerdyn.solvers.symbolic.fullaxis.complete import certify_complete
+from pokerdyn.solvers.symbolic.fullaxis.exceptional import feasible_parts
+from pokerdyn.solvers.symbolic.fullaxis.leafbox import _scaled, empty_between
+from pokerdyn.solvers.symbolic.fullaxis.sweep import sweep
+from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
 P, X = sp.symbols("P x")
 rationals = st.fractions(min_value=0, max_value=50, max_denominator=20)
@@ -129,7 +129,7 @@ def test_the_committed_proofs_cover_the_pot_axis_from_two_to_infinity():
     P = 20 the only piece is F9's [5, oo), and the family the last proof places there is the
     record's F9 (figures/frontier/data/full_street_families.json) with an exact NashConv 0
     at its certificate pot."""
-    from figures.frontier.full_street import RECORD
+    from pokerdyn.figures.frontier.full_street import RECORD
 
     recs = [json.loads(open(RESULTS.format(s)).read()) for s in ("", "_20_100", "_100_oo")]
     spans = [(r["completeness"]["p_min"], r["completeness"]["p_max"]) for r in recs]

@@ -7,9 +7,9 @@ import pytest
 import sympy as sp
 from conftest import compiled
 
-from games import (GameBuilder, GameError, ParameterDomain, compile_game, get_game,
+from pokerdyn.games import (GameBuilder, GameError, ParameterDomain, compile_game, get_game,
                    strategy_from_params)
-from games.strategy import check_strategy, uniform_strategy
+from pokerdyn.games.strategy import check_strategy, uniform_strategy
 
 H = sp.Rational(1, 2)
 

@@ -17,8 +17,8 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from dynamics.chaos.lyapunov import ChaosRun
-from dynamics.chaos.rest_points import RestPoint
+from pokerdyn.dynamics.chaos.lyapunov import ChaosRun
+from pokerdyn.dynamics.chaos.rest_points import RestPoint
 
 
 def section_clusters(points: NDArray[np.float64], tol: float = 1e-4) -> int:

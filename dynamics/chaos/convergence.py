@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games import GameError
+from pokerdyn.games import GameError
 
 
 def window_exponents(times: ArrayLike, logs: ArrayLike, t_count: float,

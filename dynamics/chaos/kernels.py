@@ -29,8 +29,8 @@ import sympy as sp
 from numba import njit
 from numpy.typing import NDArray
 
-from games import GameError
-from dynamics.ode.model import ODEModel
+from pokerdyn.games import GameError
+from pokerdyn.dynamics.ode.model import ODEModel
 
 
 # Accepted steps of one kernel run (about 1-8 minutes at the measured 10-100 us per step of

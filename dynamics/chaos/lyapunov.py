@@ -19,12 +19,12 @@ from typing import Any, Callable, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games import GameError
-from dynamics.chaos.convergence import Convergence, lyapunov_convergence
-from dynamics.chaos.kernels import MAX_STEPS, check_finished, integrate_kernel, polynomial_system
-from dynamics.ode.model import ODEModel
-from dynamics.ode.solve import check_initial
-from dynamics.trajectory import Trajectory
+from pokerdyn.games import GameError
+from pokerdyn.dynamics.chaos.convergence import Convergence, lyapunov_convergence
+from pokerdyn.dynamics.chaos.kernels import MAX_STEPS, check_finished, integrate_kernel, polynomial_system
+from pokerdyn.dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.ode.solve import check_initial
+from pokerdyn.dynamics.trajectory import Trajectory
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ def _check_resources(model: ODEModel, y, t_end: float, t_skip: float, tau: float
     """Refuse a run whose arrays (samples every ``dt_out``, one renormalisation record per
     ``tau`` but at most one per step, crossings; twice: the result copies them) do not fit
     in memory, or whose steps certainly exceed ``max_steps`` (dynamics.budget)."""
-    from dynamics.budget import STEPS_PER_UNIT, check_memory, check_run_length
+    from pokerdyn.dynamics.budget import STEPS_PER_UNIT, check_memory, check_run_length
 
     if not (isinstance(max_steps, (int, np.integer)) and max_steps >= 1):
         raise GameError(f"max_steps={max_steps} is outside the allowed range [1, inf)")

@@ -34,9 +34,9 @@ import sympy as sp
 from numpy.typing import NDArray
 from scipy.optimize import least_squares
 
-from games import Game, GameError, compile_game
-from games.strategy import params_from_strategy
-from dynamics.ode.model import ODEModel, compile_exprs, ode_model
+from pokerdyn.games import Game, GameError, compile_game
+from pokerdyn.games.strategy import params_from_strategy
+from pokerdyn.dynamics.ode.model import ODEModel, compile_exprs, ode_model
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def rest_point(model: ODEModel, x: NDArray[np.float64], source: str = "",
 def nash_profiles(game: Game, values: Mapping[str, Any], n_starts: int = 6, seed: int = 0,
                   iterations: int = 3000) -> list[dict[str, float]]:
     """Named-parameter profiles of CFR+ runs from ``n_starts`` seeded random profiles."""
-    from solvers.learning.cfr_plus import cfr
+    from pokerdyn.solvers.learning.cfr_plus import cfr
 
     cg = compile_game(game, {k: float(v) for k, v in values.items()})
     rng = np.random.default_rng(seed)

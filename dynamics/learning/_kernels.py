@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from solvers.qre._kernels import CHANCE, DECISION, children, node_values
+from pokerdyn.solvers.qre._kernels import CHANCE, DECISION, children, node_values
 
 
 @njit(cache=True)

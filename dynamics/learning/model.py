@@ -31,13 +31,13 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games import CompiledGame, GameError
-from games.strategy import check_strategy
-from dynamics.ode.model import check_state
-from solvers.evaluation import expected_payoffs
-from solvers.qre.core import action_values, check_lambda, softmax_rows, value_jacobian
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.strategy import check_strategy
+from pokerdyn.dynamics.ode.model import check_state
+from pokerdyn.solvers.evaluation import expected_payoffs
+from pokerdyn.solvers.qre.core import action_values, check_lambda, softmax_rows, value_jacobian
 
-from dynamics.learning import _kernels as LK
+from pokerdyn.dynamics.learning import _kernels as LK
 
 RULES = ("logit", "replicator", "smoothed-br")
 WEIGHTINGS = ("conditional", "reach")

@@ -20,11 +20,11 @@ from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 from scipy.optimize import brentq
 
-from games import CompiledGame, GameError
-from solvers.qre.branch import Branch, newton_at, trace_branch
-from solvers.qre.core import BranchSystem
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.solvers.qre.branch import Branch, newton_at, trace_branch
+from pokerdyn.solvers.qre.core import BranchSystem
 
-from dynamics.learning.model import LearningModel, learning_model
+from pokerdyn.dynamics.learning.model import LearningModel, learning_model
 
 
 def tangent_basis(model: LearningModel) -> NDArray[np.float64]:

@@ -20,8 +20,8 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import GameError
-from dynamics.ode.model import ODEModel
+from pokerdyn.games import GameError
+from pokerdyn.dynamics.ode.model import ODEModel
 
 
 @dataclass(frozen=True)

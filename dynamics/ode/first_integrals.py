@@ -20,8 +20,8 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from dynamics.ode.equilibria import face_values
-from dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.ode.equilibria import face_values
+from pokerdyn.dynamics.ode.model import ODEModel
 
 
 @dataclass(frozen=True)

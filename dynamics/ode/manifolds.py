@@ -15,11 +15,11 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games import GameError
-from dynamics.ode.equilibria import Equilibrium, face_values
-from dynamics.ode.model import ODEModel
-from dynamics.ode.solve import simulate, simulate_batch
-from dynamics.trajectory import Trajectory
+from pokerdyn.games import GameError
+from pokerdyn.dynamics.ode.equilibria import Equilibrium, face_values
+from pokerdyn.dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.ode.solve import simulate, simulate_batch
+from pokerdyn.dynamics.trajectory import Trajectory
 
 
 def eigenspace_basis(eq: Equilibrium, which: str = "stable", tol: float = 1e-9

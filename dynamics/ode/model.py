@@ -42,10 +42,10 @@ import sympy as sp
 from numpy.typing import NDArray
 from sympy.printing.numpy import NumPyPrinter
 
-from games import Game, GameError
-from games.strategy import param_symbols
-from dynamics.budget import K_MAX
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.strategy import param_symbols
+from pokerdyn.dynamics.budget import K_MAX
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
 FuncLike = Union[Callable[[Any], Any], sp.Expr, None]
 
@@ -301,7 +301,7 @@ def fixed_values(game: Game, fixed: Mapping[str, Any] | str | None,
     if isinstance(fixed, str):
         if fixed != "dominance":
             raise GameError(f"fixed={fixed!r}; use 'dominance' or a dict {{name: value}}")
-        from solvers.symbolic.dominance import iterated_dominance
+        from pokerdyn.solvers.symbolic.dominance import iterated_dominance
 
         pot = next((v for s, v in (exact or {}).items() if s.name == "P"), None)
         return {n: sp.Integer(v) for n, v in iterated_dominance(game, pot).fixed.items()}

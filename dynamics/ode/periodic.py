@@ -13,10 +13,10 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 
-from games import GameError
-from dynamics.ode.model import ODEModel
-from dynamics.ode.solve import IMPLICIT, check_initial, simulate
-from dynamics.trajectory import Trajectory
+from pokerdyn.games import GameError
+from pokerdyn.dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.ode.solve import IMPLICIT, check_initial, simulate
+from pokerdyn.dynamics.trajectory import Trajectory
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy.integrate import solve_ivp
 
-from games import GameError
-from dynamics.ode.model import ODEModel
-from dynamics.trajectory import Trajectory
+from pokerdyn.games import GameError
+from pokerdyn.dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.trajectory import Trajectory
 
 IMPLICIT = ("Radau", "BDF", "LSODA")
 METHODS = ("RK45", "RK23", "DOP853", *IMPLICIT)  # solve_ivp's methods, by name
@@ -110,7 +110,7 @@ def simulate(model: ODEModel, y0: ArrayLike, t_end: float, t_eval: ArrayLike | N
     if not np.isfinite(t_end) or t_end == 0:
         raise GameError(f"t_end={t_end} must be finite and non-zero")
     if max_nfev is not None:
-        from dynamics.budget import check_run_length
+        from pokerdyn.dynamics.budget import check_run_length
         check_run_length(model, t_end, max_nfev, y0=y)
     fun, jac = _augmented(model)
     z0 = np.concatenate([y, np.zeros(model.n_players)])
@@ -160,7 +160,7 @@ def simulate_batch(model: ODEModel, y0s: ArrayLike, t_end: float,
 
     z0 = np.concatenate([Y0.T, np.zeros((q, m))]).ravel()
     if max_nfev is not None:
-        from dynamics.budget import check_run_length
+        from pokerdyn.dynamics.budget import check_run_length
         check_run_length(model, t_end, max_nfev)
     try:
         res = solve_ivp(_counted(fun, max_nfev), (0.0, float(t_end)), z0, method=method,

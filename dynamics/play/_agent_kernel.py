@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from dynamics.play._play_kernel import _newton_ml
+from pokerdyn.dynamics.play._play_kernel import _newton_ml
 
 FIXED, GRADIENT, FICTITIOUS = 0, 1, 2
 SEAT_FIXED, SEAT_CYCLIC, SEAT_RANDOM = 0, 1, 2

@@ -33,11 +33,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Hashable, Mapping, Protocol, Sequence, runtime_checkable
 
-from games import Game, GameError
+from pokerdyn.games import Game, GameError
 
-from dynamics.play._agent_kernel import FICTITIOUS, FIXED, GRADIENT
-from dynamics.play.estimators import check_estimator
-from dynamics.skp_points import skp_point
+from pokerdyn.dynamics.play._agent_kernel import FICTITIOUS, FIXED, GRADIENT
+from pokerdyn.dynamics.play.estimators import check_estimator
+from pokerdyn.dynamics.skp_points import skp_point
 
 RULES = {"fixed": FIXED, "gradient": GRADIENT, "fictitious": FICTITIOUS}
 

@@ -46,9 +46,9 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import Game, GameError, param_symbols
+from pokerdyn.games import Game, GameError, param_symbols
 
-from dynamics.play.observation import ObservationModel, observation_model
+from pokerdyn.dynamics.play.observation import ObservationModel, observation_model
 
 ESTIMATORS = ("unbiased", "paper", "corrected", "ml")
 RATIO_KINDS = ESTIMATORS[:3]  # the ratio-estimator families (all but maximum likelihood)

@@ -30,14 +30,14 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import GameError, compile_game, get_game, param_symbols
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.games import GameError, compile_game, get_game, param_symbols
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
-from dynamics.play.agents import AdaptivePlayer, AllyPlayer, FixedPlayer, GradientLearner
-from dynamics.play.observation import observation_model
-from dynamics.play.tables import checkdown_payoffs
-from dynamics.skp_points import skp_point
-from dynamics.play.table import TableResult, play_table, seatings
+from pokerdyn.dynamics.play.agents import AdaptivePlayer, AllyPlayer, FixedPlayer, GradientLearner
+from pokerdyn.dynamics.play.observation import observation_model
+from pokerdyn.dynamics.play.tables import checkdown_payoffs
+from pokerdyn.dynamics.skp_points import skp_point
+from pokerdyn.dynamics.play.table import TableResult, play_table, seatings
 
 
 def _exact(v) -> sp.Rational:

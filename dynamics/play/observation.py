@@ -31,7 +31,7 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import CHANCE, Game, GameError, symbolic_strategy
+from pokerdyn.games import CHANCE, Game, GameError, symbolic_strategy
 
 FOLD = "f"  # the action label that drops a player from the hand
 HIDDEN = "X"  # a card nobody but its owner knows

@@ -27,16 +27,16 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from games import GameError, get_game
-from games.errors import shown
+from pokerdyn.games import GameError, get_game
+from pokerdyn.games.errors import shown
 
-from dynamics.budget import K_MAX
-from dynamics.play import _play_kernel
-from dynamics.play.estimators import (check_estimator, likelihood_table, ratio_estimators,
+from pokerdyn.dynamics.budget import K_MAX
+from pokerdyn.dynamics.play import _play_kernel
+from pokerdyn.dynamics.play.estimators import (check_estimator, likelihood_table, ratio_estimators,
                                      ratio_weights)
-from dynamics.play.observation import observation_model
-from dynamics.play.tables import gradient_terms, tree_tables
-from dynamics.skp_points import skp_point
+from pokerdyn.dynamics.play.observation import observation_model
+from pokerdyn.dynamics.play.tables import gradient_terms, tree_tables
+from pokerdyn.dynamics.skp_points import skp_point
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,7 +75,7 @@ class SimulationResult:
     def trajectory(self):
         """The frequencies as the shared :class:`dynamics.trajectory.Trajectory` (payoffs:
         running mean ex-showdown payoffs)."""
-        from dynamics.trajectory import Trajectory  # shared type (issue 4)
+        from pokerdyn.dynamics.trajectory import Trajectory  # shared type (issue 4)
         return Trajectory(self.times.astype(float), self.frequencies, self.names,
                           payoffs=self.running_payoffs, meta={**self.options, "payoffs": "mean"})
 
@@ -244,7 +244,7 @@ def memory_estimate(game: str = "skp", pot: float = 9.0, L: int | Sequence[int] 
 
 def _check_memory(game_name: str, pot: float, LL, rounds: int, n_points: int, deals: int,
                   estimator: str) -> None:
-    from dynamics.budget import check_memory
+    from pokerdyn.dynamics.budget import check_memory
 
     need = memory_estimate(game_name, pot, [int(v) for v in LL], rounds, n_points, deals,
                            estimator)

@@ -26,13 +26,13 @@ from typing import Any, Hashable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from games import GameError, get_game
+from pokerdyn.games import GameError, get_game
 
-from dynamics.play import _agent_kernel as K
-from dynamics.play.agents import AdaptivePlayer, SeatSpec
-from dynamics.play.estimators import RATIO_KINDS, likelihood_table, ratio_estimators, ratio_weights
-from dynamics.play.observation import observation_model
-from dynamics.play.tables import gradient_terms, tree_tables
+from pokerdyn.dynamics.play import _agent_kernel as K
+from pokerdyn.dynamics.play.agents import AdaptivePlayer, SeatSpec
+from pokerdyn.dynamics.play.estimators import RATIO_KINDS, likelihood_table, ratio_estimators, ratio_weights
+from pokerdyn.dynamics.play.observation import observation_model
+from pokerdyn.dynamics.play.tables import gradient_terms, tree_tables
 
 BLOCK = 1 << 15
 SEATINGS = {"fixed": K.SEAT_FIXED, "cyclic": K.SEAT_CYCLIC, "random": K.SEAT_RANDOM}

@@ -24,10 +24,10 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import DECISION, TERMINAL, CompiledGame, Game, GameError, param_symbols
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.games import DECISION, TERMINAL, CompiledGame, Game, GameError, param_symbols
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
-from dynamics.play.observation import observation_model
+from pokerdyn.dynamics.play.observation import observation_model
 
 CHECK = "k"
 
@@ -207,7 +207,7 @@ class TreeTables:
 
 @lru_cache(maxsize=64)
 def _tree_tables(game: Game, pot_key: tuple, deals: int, n_slots: int | None) -> TreeTables:
-    from games import compile_game
+    from pokerdyn.games import compile_game
 
     cg = compile_game(game, dict(pot_key))
     par_of = {}

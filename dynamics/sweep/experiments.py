@@ -17,8 +17,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from games import GameError
-from games.errors import shown
+from pokerdyn.games import GameError
+from pokerdyn.games.errors import shown
 
 Converter = Callable[[Any, str], Any]
 
@@ -133,24 +133,24 @@ def per_player(conv: Converter, n: int = 3, scalar_ok: bool = True) -> Converter
 
 def estimator_name(x: Any, name: str) -> str:
     """One of :data:`dynamics.play.estimators.ESTIMATORS` (unbiased, paper, corrected, ml)."""
-    from dynamics.play.estimators import ESTIMATORS
+    from pokerdyn.dynamics.play.estimators import ESTIMATORS
     return choice(*ESTIMATORS)(x, name)
 
 
 def _estimators() -> str:
-    from dynamics.play.estimators import ESTIMATORS
+    from pokerdyn.dynamics.play.estimators import ESTIMATORS
     return f"one of: {', '.join(ESTIMATORS)}"
 
 
 def _games() -> str:
-    from games import GAMES
+    from pokerdyn.games import GAMES
     return f"one of: {', '.join(GAMES)}, or a spec name(key=value,...)"
 
 
 def game_name(x: Any, name: str) -> str:
     """A registered game, or a spec of one (``river(street=half)``; games.catalog.spec)."""
-    from games import GAMES
-    from games.catalog.registry import make_game
+    from pokerdyn.games import GAMES
+    from pokerdyn.games.catalog.registry import make_game
     if isinstance(x, str) and "(" in x and x.split("(")[0].strip() in GAMES:
         try:
             make_game(x)  # checks the options
@@ -182,9 +182,9 @@ def random_profile(cg, rng: np.random.Generator) -> np.ndarray:
 
 def _fp(cell: dict, seed: np.random.SeedSequence) -> dict:
     """Fictitious play from a random start drawn from ``seed``."""
-    from games import compile_game, get_game
-    from games.strategy import params_from_strategy
-    from solvers import fictitious_play
+    from pokerdyn.games import compile_game, get_game
+    from pokerdyn.games.strategy import params_from_strategy
+    from pokerdyn.solvers import fictitious_play
 
     game = get_game(cell["game"])
     cg = compile_game(game, {} if cell["pot"] is None else {"P": cell["pot"]})
@@ -201,7 +201,7 @@ def _fp(cell: dict, seed: np.random.SeedSequence) -> dict:
 def _pot_values(game, cell: dict, given: frozenset) -> dict:
     """The game's parameter values for ``cell["pot"]`` (GameError naming ``pot``, not the
     game's ``P``, when the game has no pot or the pot is outside its range)."""
-    from games import check_values
+    from pokerdyn.games import check_values
 
     pot = cell["pot"]
     if "P" not in game.param_names:
@@ -222,20 +222,20 @@ def _pot_values(game, cell: dict, given: frozenset) -> dict:
 
 
 def _fp_check(cell: dict, given: frozenset = frozenset()) -> None:
-    from games import get_game
+    from pokerdyn.games import get_game
     _pot_values(get_game(cell["game"]), cell, given)
 
 
 def _fp_cost(cell: dict) -> float:
-    from games import get_game
+    from pokerdyn.games import get_game
     return cell["iterations"] * get_game(cell["game"]).n_nodes * FP_NODE_ITERATION_S
 
 
 def _simulate_check(cell: dict, given: frozenset = frozenset()) -> None:
     """The pot and the deal count, which depend on the game: checked before the store is
     created (the kernel would reject them only when the cell runs)."""
-    from dynamics.play.tables import deal_counts
-    from games import get_game
+    from pokerdyn.dynamics.play.tables import deal_counts
+    from pokerdyn.games import get_game
 
     game = get_game(cell["game"])
     if "P" not in game.param_names:  # the repeated-play model is Billingham's (pot P)
@@ -269,7 +269,7 @@ def flatten_result(obj: Any, max_len: int = 8) -> dict[str, Any]:
 
 def _simulate(cell: dict, seed: np.random.SeedSequence) -> dict:
     """One repeated-play run (dynamics.play.repeated.simulate), imported on first use."""
-    from dynamics.play.repeated import simulate
+    from pokerdyn.dynamics.play.repeated import simulate
 
     kw = {k: (tuple(v) if isinstance(v, list) else v) for k, v in cell.items()}
     # fields that echo an argument (rounds, pot ...) are already columns of the row

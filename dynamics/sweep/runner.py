@@ -19,11 +19,11 @@ from typing import Callable, Iterator, Sequence
 import numpy as np
 from tqdm.auto import tqdm
 
-from games import GameError
+from pokerdyn.games import GameError
 
-from dynamics.sweep.spec import Cell, SweepConfig
-from dynamics.sweep.store import cell_row, open_store, require_storage, write_cell
-from dynamics.sweep.experiments import run_cell
+from pokerdyn.dynamics.sweep.spec import Cell, SweepConfig
+from pokerdyn.dynamics.sweep.store import cell_row, open_store, require_storage, write_cell
+from pokerdyn.dynamics.sweep.experiments import run_cell
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _processes(name: str, todo: Sequence[Cell], workers: int) -> Results:
                                 "with fewer --workers if memory ran out") from None
             yield futs[f], res
     except BaseException:  # interrupted: stop the running cells now, they are recomputed later
-        from solvers.symbolic.fullaxis.forked import terminate_workers
+        from pokerdyn.solvers.symbolic.fullaxis.forked import terminate_workers
 
         terminate_workers(ex)
         ex.shutdown(wait=False, cancel_futures=True)

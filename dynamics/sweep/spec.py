@@ -47,9 +47,9 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from games import GameError
+from pokerdyn.games import GameError
 
-from dynamics.sweep.experiments import (CELL_OVERHEAD_S, EXPERIMENTS, allowed_values,
+from pokerdyn.dynamics.sweep.experiments import (CELL_OVERHEAD_S, EXPERIMENTS, allowed_values,
                                         get_experiment, short)
 
 TABLES = ("sweep", "fixed", "grid")

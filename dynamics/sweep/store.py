@@ -19,11 +19,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from games import GameError
-from games.io.files import write_atomically
+from pokerdyn.games import GameError
+from pokerdyn.games.io.files import write_atomically
 
-from dynamics.sweep.experiments import short
-from dynamics.sweep.spec import Cell, SweepConfig
+from pokerdyn.dynamics.sweep.experiments import short
+from pokerdyn.dynamics.sweep.spec import Cell, SweepConfig
 
 CONFIG_FILE = "_sweep.json"
 FORMAT = 1

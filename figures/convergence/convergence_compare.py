@@ -8,11 +8,11 @@ from typing import Mapping
 
 import numpy as np
 
-from games import compile_game, get_game
-from solvers.compare import compare
-from solvers.iterative import SolverResult
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.solvers.compare import compare
+from pokerdyn.solvers.iterative import SolverResult
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 METHODS = ("fp", "hedge", "cfr+")
 GAMES = ("river", "kuhn3")

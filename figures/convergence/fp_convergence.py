@@ -6,10 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game, get_game
-from solvers import fictitious_play
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.solvers import fictitious_play
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 CASES = (("kuhn", {}), ("kuhn3", {}), ("skp", {"P": 9}))
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import FigureResult, new_figure, save
 
 RECORD = Path(__file__).with_name("data") / "full_street_families.json"
 SOURCE = "Billingham, arXiv 1707.01392 (full street simplified three player Kuhn poker)"
@@ -63,8 +63,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             f = sp.lambdify(P, e, "numpy")
             ax.plot(xs, np.broadcast_to(f(xs), xs.shape), color=col, lw=1.4, alpha=0.8)
         if not quick:
-            from games import get_game
-            from solvers.symbolic.fullaxis.certify import nash_conv_fraction
+            from pokerdyn.games import get_game
+            from pokerdyn.solvers.symbolic.fullaxis.certify import nash_conv_fraction
 
             c = fam["certificate"]
             if c.get("method", "rational") == "rational":  # else certified by sympy

@@ -13,12 +13,12 @@ from typing import Sequence
 
 import numpy as np
 
-from dynamics import ode_model
-from dynamics.chaos.classify import classify_run
-from dynamics.chaos.lyapunov import ChaosRun, random_starts, run_chaos
-from games import get_game
+from pokerdyn.dynamics import ode_model
+from pokerdyn.dynamics.chaos.classify import classify_run
+from pokerdyn.dynamics.chaos.lyapunov import ChaosRun, random_starts, run_chaos
+from pokerdyn.games import get_game
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 GAME = "kuhn3-full-simplified"
 # (pot, section) of the periodic and of the irregular example (see README, issue 14 numbers)

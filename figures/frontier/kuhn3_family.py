@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, finish, new_figure
-from figures.frontier import szafron
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.frontier import szafron
 
 DATA = Path(__file__).with_name("data") / "kuhn3_families_P3.json"
 
@@ -29,7 +29,7 @@ def recorded() -> list[dict]:
 
 def _points(num, rng, n: int) -> list[np.ndarray]:
     """Points of a family: random points and vertices of the box moved into it."""
-    from solvers.symbolic.supports.geometry import sample
+    from pokerdyn.solvers.symbolic.supports.geometry import sample
 
     return sample(num, rng, n)
 
@@ -39,13 +39,13 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
 
     import sympy as sp
 
-    from games.catalog.kuhn import kuhn3
-    from solvers.symbolic.supports.equilibrium_set import (equilibrium_set,
+    from pokerdyn.games.catalog.kuhn import kuhn3
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import (equilibrium_set,
                                                            family_from_record, set_record)
-    from solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
+    from pokerdyn.solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
                                                  gain_system)
-    from solvers.symbolic.nash_conv import payoffs_at
-    from solvers.symbolic.supports.geometry import Numeric
+    from pokerdyn.solvers.symbolic.nash_conv import payoffs_at
+    from pokerdyn.solvers.symbolic.supports.geometry import Numeric
 
     game = kuhn3()
     sysm = gain_system(game, 3)

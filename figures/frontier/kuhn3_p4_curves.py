@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 DATA = Path(__file__).with_name("data") / "kuhn3_p4_curves.json"
 C_PAYOFFS = (-4 / 75, 1 / 300, 1 / 20)  # the isolated equilibrium C at P = 4 (README)

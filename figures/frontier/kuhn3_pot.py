@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 DATA = Path(__file__).with_name("data") / "kuhn3_pot.json"
 LOW = Path(__file__).with_name("data") / "kuhn3_pot_low.json"  # the 5/2:7/2 sweep

@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from figures.base import FigureResult, new_figure, save
-from games import get_game
-from games.catalog.kuhn import RANKS
-from solvers import _kernels as K
-from solvers.continuation.api import ContinuationResult, continuation
-from solvers.continuation.system import IndifferenceSystem
-from solvers.continuation.arclength import HELD, MIXED
-from solvers.continuation.trace import Options
+from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.games import get_game
+from pokerdyn.games.catalog.kuhn import RANKS
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.continuation.api import ContinuationResult, continuation
+from pokerdyn.solvers.continuation.system import IndifferenceSystem
+from pokerdyn.solvers.continuation.arclength import HELD, MIXED
+from pokerdyn.solvers.continuation.trace import Options
 
 SOURCE = "Billingham, arXiv 1802.04670 (figures of frequencies against P; the mid-range bet)"
 

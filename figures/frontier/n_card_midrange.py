@@ -22,11 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from figures.base import finish, new_figure
-from figures.frontier.n_card import bet_equities
-from games import get_game
-from games.catalog.kuhn import deck
-from solvers.continuation.system import IndifferenceSystem, indifference_system
+from pokerdyn.figures.base import finish, new_figure
+from pokerdyn.figures.frontier.n_card import bet_equities
+from pokerdyn.games import get_game
+from pokerdyn.games.catalog.kuhn import deck
+from pokerdyn.solvers.continuation.system import IndifferenceSystem, indifference_system
 
 DATA = Path(__file__).with_name("data") / "n_card_midrange.json"
 SOURCE = "Billingham, arXiv 1802.04670 (the mid-range bet for N > 5)"
@@ -97,8 +97,8 @@ def midrange_series(system: IndifferenceSystem, record: dict) -> dict[str, Any]:
 def compute(cards: int, opts: dict = RUN) -> dict[str, Any]:
     """Continuation of ``kuhn3(cards=N)`` over ``opts['pots']`` and its split mid-range
     bets, with the run's coverage and timing."""
-    from solvers.continuation.api import continuation
-    from solvers.continuation.trace import Options
+    from pokerdyn.solvers.continuation.api import continuation
+    from pokerdyn.solvers.continuation.trace import Options
 
     res = continuation(get_game(f"kuhn3(cards={cards})"), tuple(opts["pots"]),
                        start=opts["start"], opts=Options(max_branches=opts["max_branches"]))

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, new_figure, save
-from figures.mercer.render import DATA, bench_results
+from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.mercer.render import DATA, bench_results
 
 KINDS = ("strong", "weak", "pot")
 NAME = "mercer_colluders"

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game
-from games.catalog.registry import make_game
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
 
-from figures.base import FigureResult
-from figures.mercer.fig2 import fp_regrets
-from figures.mercer.render import BENCH, DATA, write_md
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.fig2 import fp_regrets
+from pokerdyn.figures.mercer.render import BENCH, DATA, write_md
 
 NAME = "mercer_epsilon"
 SMALL = {"mercer-smh(players=2)": 400, "mercer-mmh(players=2)": 6000,

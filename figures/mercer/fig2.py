@@ -17,16 +17,16 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game
-from games.catalog.registry import make_game
-from games.strategy import uniform_strategy
-from solvers.evaluation import regrets
-from solvers.learning.cfr_plus import CFR
-from solvers.learning.fictitious_play import FictitiousPlay
-from solvers.iterative import checkpoints
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.strategy import uniform_strategy
+from pokerdyn.solvers.evaluation import regrets
+from pokerdyn.solvers.learning.cfr_plus import CFR
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
+from pokerdyn.solvers.iterative import checkpoints
 
-from figures.base import FigureResult, finish, new_figure
-from figures.mercer.render import DATA
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.mercer.render import DATA
 
 NAME = "mercer_fig2"
 GAMES = {"mercer-mmh(players=2)": 3000, "mercer-smh(players=3)": 600}

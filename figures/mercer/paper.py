@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from games import Game
+from pokerdyn.games import Game
 
 HANDS = ("22", "23", "24", "25", "26", "33", "34", "35", "36", "44", "45", "46", "55", "56",
          "66")

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game
-from games.catalog.registry import make_game
-from solvers import cfr, expected_payoffs, regrets
-from solvers._kernels import reach_probs
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.solvers import cfr, expected_payoffs, regrets
+from pokerdyn.solvers._kernels import reach_probs
 
-from figures.base import FigureResult
-from figures.mercer.render import DATA, write_md
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.render import DATA, write_md
 
 NAME = "mercer_pot"
 SMH = "mercer-smh(players=3,collusion=pot,colluders=[2,3])"

@@ -18,7 +18,7 @@ from typing import Callable
 
 import numpy as np
 
-from figures.mercer.paper import PaperTable
+from pokerdyn.figures.mercer.paper import PaperTable
 
 # committed results, shipped with the package (a plain `pip install .` run reads them too)
 DATA = Path(__file__).resolve().parent / "data"

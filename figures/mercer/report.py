@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult
+from pokerdyn.figures.base import FigureResult
 
 NAME = "mercer_report"
 SECTIONS = ("mercer_tables_2p", "mercer_tables_3p", "mercer_table7", "mercer_table8",

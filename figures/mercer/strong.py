@@ -17,8 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult
-from figures.mercer.render import DATA, bench_results, write_md
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.render import DATA, bench_results, write_md
 
 NAME = "mercer_strong"
 RESULTS = DATA / "strong_readings.json"

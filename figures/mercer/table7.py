@@ -24,14 +24,14 @@ from pathlib import Path
 
 import numpy as np
 
-from games.catalog.registry import make_game
-from games.io.files import write_atomically
-from solvers.collusion import PAPER_FP_CHECK, ROTATION, Solved, collusion_payoffs, record
-from solvers.evaluation import regrets
-from solvers.learning.paper_fp import paper_fictitious_play
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.io.files import write_atomically
+from pokerdyn.solvers.collusion import PAPER_FP_CHECK, ROTATION, Solved, collusion_payoffs, record
+from pokerdyn.solvers.evaluation import regrets
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 
-from figures.base import FigureResult
-from figures.mercer.render import COMMITTED, DATA, PAPER_PAYOFF_ERROR
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.render import COMMITTED, DATA, PAPER_PAYOFF_ERROR
 
 NAME = "mercer_table7"
 SPEC = "mercer-mmh(players=3)"

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from games import compile_game
-from games.catalog.registry import make_game
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
 
-from figures.base import FigureResult
-from figures.mercer.paper import TABLES
-from figures.mercer.render import write_md
-from figures.mercer.tables_3p import SEEDS, describe, solved_profiles, table_sections
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.paper import TABLES
+from pokerdyn.figures.mercer.render import write_md
+from pokerdyn.figures.mercer.tables_3p import SEEDS, describe, solved_profiles, table_sections
 
 NAME = "mercer_table8"
 WEAK_SEEDS = (None, 1, 2)

@@ -13,15 +13,15 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from games import compile_game
-from games.catalog.registry import make_game
-from solvers import expected_payoffs, optimal_face_ranges, solve_lp
-from solvers.learning.paper_fp import paper_fictitious_play
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.solvers import expected_payoffs, optimal_face_ranges, solve_lp
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 
-from figures.base import FigureResult
-from figures.mercer.paper import (ALWAYS_BET, NEVER_BET, TABLES, VALUE_2P_MMH, VALUE_2P_SMH,
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.paper import (ALWAYS_BET, NEVER_BET, TABLES, VALUE_2P_MMH, VALUE_2P_SMH,
                                   table_cells, table_frequencies)
-from figures.mercer.render import profile, side_by_side, write_md
+from pokerdyn.figures.mercer.render import profile, side_by_side, write_md
 
 NAME = "mercer_tables_2p"
 GAMES = (("mercer-smh(players=2)", VALUE_2P_SMH, ("1",)),

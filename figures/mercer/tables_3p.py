@@ -16,14 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game
-from games.catalog.registry import make_game
-from solvers import cfr, expected_payoffs, regrets
-from solvers.learning.paper_fp import paper_fictitious_play
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.solvers import cfr, expected_payoffs, regrets
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 
-from figures.base import FigureResult
-from figures.mercer.paper import TABLES, table_frequencies
-from figures.mercer.render import profile, side_by_side, spread, write_md
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.mercer.paper import TABLES, table_frequencies
+from pokerdyn.figures.mercer.render import profile, side_by_side, spread, write_md
 
 NAME = "mercer_tables_3p"
 SPEC = "mercer-mmh(players=3)"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from games import get_game
-from solvers.qre.selection import limit_at_pot, selected_frequencies, selection_map
+from pokerdyn.games import get_game
+from pokerdyn.solvers.qre.selection import limit_at_pot, selected_frequencies, selection_map
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 
 def _quick(name: str, grid: int):

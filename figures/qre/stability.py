@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from games import Game, GameBuilder, compile_game, get_game
-from dynamics.learning import branch_stability
+from pokerdyn.games import Game, GameBuilder, compile_game, get_game
+from pokerdyn.dynamics.learning import branch_stability
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 
 def jordan_game() -> Game:

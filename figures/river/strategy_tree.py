@@ -8,13 +8,13 @@ from pathlib import Path
 
 import numpy as np
 
-from games import CompiledGame, compile_game
-from games.catalog.registry import make_game
-from games.catalog.river import R1, TYPES
-from solvers import solve_lp
-from solvers._kernels import own_reach
+from pokerdyn.games import CompiledGame, compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.catalog.river import R1, TYPES
+from pokerdyn.solvers import solve_lp
+from pokerdyn.solvers._kernels import own_reach
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 ACTION_NAMES = {"k": "check", "b": "bet", "f": "fold", "c": "call", "r": "raise"}
 

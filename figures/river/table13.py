@@ -21,14 +21,14 @@ from typing import Mapping
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, compile_game
-from games.catalog.registry import make_game
-from games.catalog.river import DISTRIBUTIONS, TYPES
-from games.normal_form import NormalForm, behaviour_from_mixed, mixed_from_behaviour, normal_form
-from solvers import nash_conv, solve_lp
-from solvers.learning.matrix_fp import matrix_fictitious_play
+from pokerdyn.games import CompiledGame, compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.catalog.river import DISTRIBUTIONS, TYPES
+from pokerdyn.games.normal_form import NormalForm, behaviour_from_mixed, mixed_from_behaviour, normal_form
+from pokerdyn.solvers import nash_conv, solve_lp
+from pokerdyn.solvers.learning.matrix_fp import matrix_fictitious_play
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 PLANS = (("CF", "CC", "B"), ("CF", "CC", "BF", "BC"))   # the paper's sec. 2.1, per player
 Mix = Mapping[str, Mapping[str, float]]                  # hand type -> paper plan -> prob

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 
-from games import compile_game
-from games.catalog.registry import make_game
-from games.catalog.river import DISTRIBUTIONS
-from solvers import solve_lp
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.catalog.river import DISTRIBUTIONS
+from pokerdyn.solvers import solve_lp
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 QUICK_GRID = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
 

@@ -13,8 +13,8 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from figures.base import FigureResult, new_figure, save
-from games.preflop.classes import RANKS, grid_cell
+from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.games.preflop.classes import RANKS, grid_cell
 
 NAME = "tournament_chart"
 DATA = Path(__file__).resolve().parent / "data" / "hu_chart.json"
@@ -155,8 +155,8 @@ def near_classes(r: dict, key: str) -> set[str]:
 def chart_data(step: float = 0.1, max_stack: float = 20.0, near_bb: float = 0.01) -> dict:
     """The heads-up chip-EV chart (blinds 0.5/1, no ante) at stacks ``step``, ``2 step``, ...
     ``max_stack`` big blinds (above the big blind): :func:`chart_tables` of every class."""
-    from games.tournament.hands import preflop_model
-    from solvers.tournament import hu_chart_faces
+    from pokerdyn.games.tournament.hands import preflop_model
+    from pokerdyn.solvers.tournament import hu_chart_faces
     grid = np.round(np.arange(1, int(np.floor(max_stack / step + 1e-9)) + 1) * step, 10)
     grid = grid[grid > 1 + 1e-12]
     model = preflop_model()

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import FigureResult, new_figure, save
 
 NAME = "tournament_fp_hedge"
 DATA = Path(__file__).resolve().parent / "data" / "fp_hedge.json"
@@ -26,10 +26,10 @@ def compare(k: int = 8, samples: int = 2000, stacks=(10.0, 10.0, 10.0),
     cap, so the result does not depend on the machine's load); returns the histories
     (iteration, NashConv, seconds), iterations and seconds to the target, the final
     NashConvs and the largest strategy difference between the two results."""
-    from games.compiled import compile_game
-    from games.tournament.buckets import bucket_model
-    from games.tournament.jamfold import jamfold_game
-    from solvers import fictitious_play, hedge, nash_conv
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.games.tournament.buckets import bucket_model
+    from pokerdyn.games.tournament.jamfold import jamfold_game
+    from pokerdyn.solvers import fictitious_play, hedge, nash_conv
 
     t0 = time.perf_counter()
     b = bucket_model(k, samples, seed)

@@ -13,8 +13,8 @@ from typing import Callable, Mapping, Sequence
 
 import sympy as sp
 
-from games.errors import GameError
-from games.tree import Game, GameBuilder, NamedParameter, ParameterDomain, infoset_label
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.tree import Game, GameBuilder, NamedParameter, ParameterDomain, infoset_label
 
 # Card ranks, low to high; a deck of N cards is the N highest (4 cards: J Q K A).
 RANK_ORDER = "23456789TJQKA"

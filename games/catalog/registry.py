@@ -16,15 +16,15 @@ from functools import lru_cache
 from numbers import Real
 from typing import Any, Callable
 
-from games.catalog.kuhn import kuhn, kuhn3, kuhn3_full_simplified, kuhn3_third, skp
-from games.catalog.river import river
-from games.catalog.spec import OPENSPIEL_PREFIX, format_spec, format_value, parse_spec, shorten
-from games.holdem.standard import (leduc, leduc_size, mercer_mmh, mercer_mmh_size, mercer_smh,
+from pokerdyn.games.catalog.kuhn import kuhn, kuhn3, kuhn3_full_simplified, kuhn3_third, skp
+from pokerdyn.games.catalog.river import river
+from pokerdyn.games.catalog.spec import OPENSPIEL_PREFIX, format_spec, format_value, parse_spec, shorten
+from pokerdyn.games.holdem.standard import (leduc, leduc_size, mercer_mmh, mercer_mmh_size, mercer_smh,
                                    mercer_smh_size)
-from games.size import GameSize, check_size, current_limits
-from games.preflop.selby import selby_game
-from games.tournament.endgame import blind_vs_blind_game
-from games.tree import Game, GameError
+from pokerdyn.games.size import GameSize, check_size, current_limits
+from pokerdyn.games.preflop.selby import selby_game
+from pokerdyn.games.tournament.endgame import blind_vs_blind_game
+from pokerdyn.games.tree import Game, GameError
 
 GAMES: dict[str, Callable[[], Game]] = {
     "kuhn": kuhn,
@@ -298,7 +298,7 @@ def _guard_openspiel(text: str, max_memory, force) -> None:
     (games.io.openspiel.estimate_openspiel, a fraction of a second), before the walk."""
     import importlib
 
-    loader = importlib.import_module("games.io.openspiel")
+    loader = importlib.import_module("pokerdyn.games.io.openspiel")
 
     estimate_openspiel = getattr(loader, "estimate_openspiel", None)
     if estimate_openspiel is None:  # a stand-in loader (tests) has no estimate
@@ -310,13 +310,13 @@ def _guard_openspiel(text: str, max_memory, force) -> None:
     if est is not None and est.nodes > 2 * MAX_NODES and not forced:
         raise GameError(f"game {spec} has about {est.nodes:,} histories (estimate), more than "
                         f"the allowed {MAX_NODES:,} of the OpenSpiel importer (max_nodes of "
-                        "games.openspiel.load_openspiel; --force tries anyway)")
+                        "pokerdyn.games.openspiel.load_openspiel; --force tries anyway)")
 
 
 @lru_cache(maxsize=8)
 def _openspiel(text: str) -> Game:
     # the one place that imports the OpenSpiel loader (pyspiel itself is an optional extra,
     # imported inside; its absence is a GameError naming the extra)
-    from games.io.openspiel import openspiel_game
+    from pokerdyn.games.io.openspiel import openspiel_game
 
     return openspiel_game(OPENSPIEL_PREFIX + text)

@@ -24,7 +24,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from games.tree import Game, GameBuilder, GameError, infoset_label
+from pokerdyn.games.tree import Game, GameBuilder, GameError, infoset_label
 
 TYPES = "ABCD"
 STREETS = ("full", "half")

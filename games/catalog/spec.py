@@ -30,7 +30,7 @@ import re
 from fractions import Fraction
 from typing import Any, Mapping
 
-from games.errors import SHOWN_CHARS, GameError, shown
+from pokerdyn.games.errors import SHOWN_CHARS, GameError, shown
 
 OPENSPIEL_PREFIX = "openspiel:"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.arrays import game_from_arrays
-from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset
 
 
 def _layers(rounds: int, n_players: int) -> list[int]:

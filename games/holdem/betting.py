@@ -30,7 +30,7 @@ from fractions import Fraction
 from functools import lru_cache
 from numbers import Rational
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 STYLES = ("orbits", "limit")
 

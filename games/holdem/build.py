@@ -31,19 +31,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from games.arrays import game_from_arrays
-from games.collusion import check_seats
-from games.errors import GameError
-from games.holdem.betting import Round, TooManyNodes, betting_template
-from games.holdem.cards import Deck
-from games.holdem.collapse import BoardExpectation, expected_payoffs, trailing_round
-from games.holdem.deals import SHARED, Stage, deal_paths, hands, merged_counts, views
-from games.holdem.evaluators import Evaluator, MercerEvaluator, pot_shares
-from games.size import GameSize
-from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.collusion import check_seats
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.holdem.betting import Round, TooManyNodes, betting_template
+from pokerdyn.games.holdem.cards import Deck
+from pokerdyn.games.holdem.collapse import BoardExpectation, expected_payoffs, trailing_round
+from pokerdyn.games.holdem.deals import SHARED, Stage, deal_paths, hands, merged_counts, views
+from pokerdyn.games.holdem.evaluators import Evaluator, MercerEvaluator, pot_shares
+from pokerdyn.games.size import GameSize
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 COLLUSION = ("weak", "pot", "strong")
-# builds of at least this many nodes log their stages (logger "games.holdem.build", INFO;
+# builds of at least this many nodes log their stages (logger "pokerdyn.games.holdem.build", INFO;
 # the pokerdyn command shows them on stderr)
 LOG_NODES = 10_000_000
 log = logging.getLogger(__name__)

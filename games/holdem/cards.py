@@ -18,7 +18,7 @@ from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 RANK_NAMES = "23456789TJQKA"
 SUIT_NAMES = "cdhs"

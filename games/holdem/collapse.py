@@ -26,9 +26,9 @@ from math import comb, lcm
 import numpy as np
 from numpy.typing import NDArray
 
-from games.errors import GameError
-from games.holdem.cards import Deck
-from games.holdem.deals import DealPaths, hands
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.holdem.cards import Deck
+from pokerdyn.games.holdem.deals import DealPaths, hands
 
 
 def trailing_round(rounds: Sequence, merged: bool, evaluator, collapse: bool | None) -> int | None:

@@ -19,7 +19,7 @@ import numpy as np
 from itertools import combinations_with_replacement
 from math import comb
 
-from games.holdem.cards import Deck, deal
+from pokerdyn.games.holdem.cards import Deck, deal
 
 SHARED = -1
 

@@ -16,8 +16,8 @@ from typing import Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-from games.errors import GameError
-from games.holdem.cards import Deck
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.holdem.cards import Deck
 
 
 class Evaluator(Protocol):

@@ -16,8 +16,8 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from games.errors import GameError
-from games.tree import CHANCE, DECISION, Game, GameBuilder, ParameterDomain
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.tree import CHANCE, DECISION, Game, GameBuilder, ParameterDomain
 
 PROBES = (4, 5)
 

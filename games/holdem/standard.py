@@ -5,14 +5,14 @@ from __future__ import annotations
 import inspect
 from fractions import Fraction
 
-from games.collusion import check_seats
-from games.errors import GameError
-from games.holdem.betting import Round
-from games.holdem.build import build_game, estimate_size
-from games.size import GameSize
-from games.holdem.cards import RANK_NAMES, Deck
-from games.holdem.evaluators import LeducEvaluator, MercerEvaluator
-from games.tree import Game
+from pokerdyn.games.collusion import check_seats
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.holdem.betting import Round
+from pokerdyn.games.holdem.build import build_game, estimate_size
+from pokerdyn.games.size import GameSize
+from pokerdyn.games.holdem.cards import RANK_NAMES, Deck
+from pokerdyn.games.holdem.evaluators import LeducEvaluator, MercerEvaluator
+from pokerdyn.games.tree import Game
 
 MERCER_DECK = Deck(ranks=5, copies=4)          # ranks 2..6, four copies each
 

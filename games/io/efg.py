@@ -22,9 +22,9 @@ from typing import Any, Callable, Mapping, NoReturn, Sequence
 import numpy as np
 import sympy as sp
 
-from games.compiled import MAX_ABS_PAYOFF, CompiledGame
-from games.exact_values import exact_value, exact_values
-from games.tree import (CHANCE, DECISION, MAX_ACTIONS, MAX_NODES, MAX_PLAYERS, Game,
+from pokerdyn.games.compiled import MAX_ABS_PAYOFF, CompiledGame
+from pokerdyn.games.exact_values import exact_value, exact_values
+from pokerdyn.games.tree import (CHANCE, DECISION, MAX_ACTIONS, MAX_NODES, MAX_PLAYERS, Game,
                         GameBuilder, GameError)
 
 
@@ -572,7 +572,7 @@ def _build_error(builder: GameBuilder, node_token: list[int],
     violation (the only check of build that the parser leaves to it) becomes "imperfect
     recall" naming the information set by player and number and the lines of the two nodes
     that differ; anything else keeps its message, at the last token."""
-    from games._checks import find_recall_violation
+    from pokerdyn.games._checks import find_recall_violation
 
     b = builder
     bad = find_recall_violation(np.asarray(b._kind, np.int8), np.asarray(b._parent, np.int32),

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import sympy as sp
 
-from games.io.efg import _Reader, normalize_labels
-from games.normal_form import NormalForm
-from games.tree import MAX_NODES, GameError
+from pokerdyn.games.io.efg import _Reader, normalize_labels
+from pokerdyn.games.normal_form import NormalForm
+from pokerdyn.games.tree import MAX_NODES, GameError
 
 
 def _q(text: str) -> str:

@@ -42,10 +42,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from games.arrays import game_from_arrays
-from games.io.files import write_atomically
-from games.size import GameSize
-from games.tree import (CHANCE, DECISION, TERMINAL, Game, GameError, Infoset, check_n_edges,
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.io.files import write_atomically
+from pokerdyn.games.size import GameSize
+from pokerdyn.games.tree import (CHANCE, DECISION, TERMINAL, Game, GameError, Infoset, check_n_edges,
                         check_n_players)
 
 PREFIX = "openspiel:"

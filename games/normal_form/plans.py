@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games.tree import DECISION, Game, GameError
+from pokerdyn.games.tree import DECISION, Game, GameError
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,8 +21,8 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games.normal_form.tensor import NormalForm
-from games.tree import GameError
+from pokerdyn.games.normal_form.tensor import NormalForm
+from pokerdyn.games.tree import GameError
 
 SUPPORTS = ("product", "small")
 

@@ -16,11 +16,11 @@ import numpy as np
 import sympy as sp
 from numpy.typing import ArrayLike, NDArray
 
-from games.compiled import CompiledGame
-from games.exact_values import exact_value, exact_values
-from games.normal_form.plans import (Sequences, incidence, plan_count, reduced_plans,
+from pokerdyn.games.compiled import CompiledGame
+from pokerdyn.games.exact_values import exact_value, exact_values
+from pokerdyn.games.normal_form.plans import (Sequences, incidence, plan_count, reduced_plans,
                                      sequences)
-from games.tree import CHANCE, Game, GameError
+from pokerdyn.games.tree import CHANCE, Game, GameError
 
 # Plan profiles (cells of the tensor, each holding one payoff per player): 2 * 10^6 float
 # cells are 16 MB per player; exact cells hold a sympy Rational each (about 100 bytes and
@@ -112,7 +112,7 @@ def normal_form(cg: CompiledGame, exact: bool = False, max_profiles: int | None 
     counts = [plan_count(sq, p, n_act) for p in range(game.n_players)]
     total = math.prod(counts)
     if total > limit:
-        from games.size import format_count  # counts past the float range too (2^1100)
+        from pokerdyn.games.size import format_count  # counts past the float range too (2^1100)
 
         shown = " x ".join(format_count(c) for c in counts)
         raise GameError(f"game {game.name!r} has {shown} = {format_count(total)} reduced plan "

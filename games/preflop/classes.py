@@ -22,7 +22,7 @@ from itertools import combinations
 import numpy as np
 from numpy.typing import NDArray
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 RANK_CHARS = "23456789TJQKA"  # rank 0 .. 12
 RANKS = RANK_CHARS[::-1]      # "AKQJT98765432": the chart's row (column) order

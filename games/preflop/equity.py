@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from games.io.files import write_atomically
-from games.preflop.boards import canonical_boards
-from games.preflop.classes import CLASSES, N_CLASSES, class_index, combos, disjoint_pair_counts
+from pokerdyn.games.io.files import write_atomically
+from pokerdyn.games.preflop.boards import canonical_boards
+from pokerdyn.games.preflop.classes import CLASSES, N_CLASSES, class_index, combos, disjoint_pair_counts
 
 FORMAT = 1  # bump when the stored arrays change meaning
 BOARDS_PER_DEAL = 1_712_304  # C(48, 5)
@@ -88,7 +88,7 @@ def showdown_counts(boards: NDArray[np.int64], weights: NDArray[np.int64],
     """Weighted ``(win, tie)`` class-pair counts over the given boards ((n, 5) card ids, each
     counted ``weights`` times): ``win[i, j]`` sums, over the boards and the ordered pairs of
     disjoint combos (class i, class j) not touching the board, the deals that i wins."""
-    from games.preflop._kernels import board_ranks, class_showdown_counts
+    from pokerdyn.games.preflop._kernels import board_ranks, class_showdown_counts
 
     cards, cls = combos()
     cards, cls = np.ascontiguousarray(cards), np.ascontiguousarray(cls)

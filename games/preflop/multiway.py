@@ -1,7 +1,7 @@
 """Three-way preflop all-in outcomes of the 169 classes, and exact 3-seat deal probabilities.
 
 *Outcomes.*  When three hands are all in before the flop, the showdown realises one of the
-13 weak orderings of their strengths (:func:`games.tournament.showdown.weak_orderings` ``(3)``
+13 weak orderings of their strengths (:func:`pokerdyn.games.preflop.orderings.weak_orderings` ``(3)``
 order: 6 strict orders, 6 with one tie, the three-way tie).  For an unordered triple of
 classes ``a <= b <= c`` (class indices) :class:`ThreeWayTable` estimates the probability of each
 ordering by Monte Carlo over real cards: three disjoint combos drawn uniformly among the
@@ -29,9 +29,9 @@ import numpy as np
 from numba import njit, prange
 from numpy.typing import NDArray
 
-from games.errors import GameError
-from games.preflop._kernels import _native_evaluate_7cards
-from games.preflop.classes import N_CLASSES, combos
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop._kernels import _native_evaluate_7cards
+from pokerdyn.games.preflop.classes import N_CLASSES, combos
 
 N_TRIPLES = 1326 * 1225 * 1128          # ordered triples of pairwise disjoint combos
 N_OUTCOMES = 13                          # weak orderings of three hands
@@ -41,7 +41,7 @@ N_BOARDS3 = 1_370_754                    # C(46, 5)
 @lru_cache(maxsize=1)
 def _outcome_lut() -> NDArray[np.int64]:
     """Key ``s0 + 3 s1 + 9 s2`` of a dense strength vector -> row of weak_orderings(3)."""
-    from games.tournament.showdown import weak_orderings
+    from pokerdyn.games.preflop.orderings import weak_orderings
     W = weak_orderings(3)
     lut = np.full(27, -1, dtype=np.int64)
     lut[W @ np.array([1, 3, 9])] = np.arange(len(W))
@@ -247,8 +247,8 @@ def triple_deal_counts() -> NDArray[np.int64]:
     cards of the first two combos).  Cached on disk next to the heads-up equity table
     (``triple_counts-v1.npy``, int16) and recomputed (a few seconds) when missing or
     inconsistent.  Read-only."""
-    from games.io.files import write_atomically
-    from games.preflop.equity import cache_path
+    from pokerdyn.games.io.files import write_atomically
+    from pokerdyn.games.preflop.equity import cache_path
     path = cache_path().parent / "triple_counts-v1.npy"
     n = None
     try:

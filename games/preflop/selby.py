@@ -34,11 +34,11 @@ from numbers import Real
 import numpy as np
 from numpy.typing import NDArray
 
-from games.arrays import game_from_arrays
-from games.errors import GameError
-from games.preflop.classes import CLASSES, N_CLASSES, N_DEALS, disjoint_pair_counts
-from games.preflop.equity import hu_equity_table
-from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import CLASSES, N_CLASSES, N_DEALS, disjoint_pair_counts
+from pokerdyn.games.preflop.equity import hu_equity_table
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 MAX_RAISES = 8
 SITUATIONS = {"": "SB first action", "c": "BB after a limp", "r": "BB after a raise",

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games.errors import GameError
-from games.preflop.classes import N_CLASSES, combos, pair_probabilities
-from games.tournament.showdown import HandModel, weak_orderings
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import N_CLASSES, combos, pair_probabilities
+from pokerdyn.games.tournament.showdown import HandModel, weak_orderings
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Buckets:
 def equity_buckets(k: int) -> NDArray[np.int64]:
     """Bucket (0 = strongest) of each class: classes sorted by equity against a random hand,
     cut into ``k`` groups of (nearly) equal deal probability."""
-    from games.preflop.equity import hu_equity_table
+    from pokerdyn.games.preflop.equity import hu_equity_table
     if not 2 <= k <= N_CLASSES:
         raise GameError(f"buckets={k}; allowed: 2 to {N_CLASSES}")
     order = np.argsort(-hu_equity_table().against_random(), kind="stable")
@@ -83,7 +83,7 @@ def _three_way(members, k: int, samples: int, rng) -> tuple[dict, float]:
 def bucket_model(k: int = 10, samples: int = 1000, seed: int = 0) -> Buckets:
     """The k-bucket model of the module docstring (Monte Carlo with ``samples`` deals per
     sorted bucket triple, seeded)."""
-    from games.preflop.equity import hu_equity_table
+    from pokerdyn.games.preflop.equity import hu_equity_table
     if samples < 1:
         raise GameError(f"samples={samples}; allowed: at least 1")
     members = equity_buckets(k)

@@ -21,12 +21,12 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from games.arrays import game_from_arrays
-from games.errors import GameError
-from games.tournament.icm import check_payouts
-from games.tournament.jamfold import _terminal_values, table
-from games.tournament.showdown import HandModel
-from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.tournament.icm import check_payouts
+from pokerdyn.games.tournament.jamfold import _terminal_values, table
+from pokerdyn.games.tournament.showdown import HandModel
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 
 def blind_vs_blind(model: HandModel, stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
@@ -134,10 +134,10 @@ def blind_vs_blind_game(stacks=(10, 6, 4), blinds=(1 / 2, 1), ante=0, button: in
     else:
         pay = _numbers("payouts", payouts)
     if buckets == MAX_CLASSES:
-        from games.tournament.hands import preflop_model
+        from pokerdyn.games.tournament.hands import preflop_model
         model = preflop_model()
     else:
-        from games.tournament.buckets import bucket_model
+        from pokerdyn.games.tournament.buckets import bucket_model
         # the 3-way Monte Carlo of the bucket model is unused by a 2-player showdown
         model = bucket_model(buckets, samples=1, seed=0).model
     return blind_vs_blind(model, st, bl, an[0], button, pay, name="blind-vs-blind")

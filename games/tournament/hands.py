@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.preflop.classes import CLASSES, pair_probabilities
-from games.tournament.showdown import HandModel
+from pokerdyn.games.preflop.classes import CLASSES, pair_probabilities
+from pokerdyn.games.tournament.showdown import HandModel
 
 
 def preflop_model() -> HandModel:
     """The 169-class model, in the class order of :data:`games.preflop.classes.CLASSES`."""
-    from games.preflop.equity import hu_equity_table
+    from pokerdyn.games.preflop.equity import hu_equity_table
     table = hu_equity_table()
     if tuple(table.classes) != CLASSES:
         raise AssertionError("equity table classes are not in CLASSES order")  # pragma: no cover

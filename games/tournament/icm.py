@@ -29,7 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
 
 MAX_PLAYERS = 20
 _TOL = 1e-12

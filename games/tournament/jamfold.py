@@ -35,11 +35,11 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from games.arrays import game_from_arrays
-from games.errors import GameError
-from games.tournament.icm import check_payouts, icm_batch
-from games.tournament.showdown import HandModel, settle, weak_orderings
-from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.tournament.icm import check_payouts, icm_batch
+from pokerdyn.games.tournament.showdown import HandModel, settle, weak_orderings
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 MAX_SEATS = 6
 MAX_NODES = 50_000_000

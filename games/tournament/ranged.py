@@ -25,14 +25,14 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from games.errors import GameError
-from games.preflop.classes import CLASSES, N_CLASSES
-from games.preflop.multiway import ThreeWayTable, triple_probabilities
-from games.ranges import RangeGame
-from games.tournament.icm import check_payouts
-from games.tournament.jamfold import Table, _public_tree, _terminal_values, table
-from games.tournament.showdown import weak_orderings
-from games.tree import TERMINAL
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.classes import CLASSES, N_CLASSES
+from pokerdyn.games.preflop.multiway import ThreeWayTable, triple_probabilities
+from pokerdyn.games.ranges import RangeGame
+from pokerdyn.games.tournament.icm import check_payouts
+from pokerdyn.games.tournament.jamfold import Table, _public_tree, _terminal_values, table
+from pokerdyn.games.tournament.showdown import weak_orderings
+from pokerdyn.games.tree import TERMINAL
 
 K = N_CLASSES
 
@@ -132,7 +132,7 @@ def class_jamfold(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0), ante:
                   button: int = 0, payouts: ArrayLike | None = None,
                   three_way: ThreeWayTable | None = None) -> ClassJamfold:
     """The 3-seat class-level jam/fold game of the module docstring."""
-    from games.tournament.hands import preflop_model
+    from pokerdyn.games.tournament.hands import preflop_model
     t = table(stacks, blinds, ante, button)
     if t.stacks.size != 3:
         raise GameError(f"{t.stacks.size} seats; the class-level game has 3 (use the sampled "

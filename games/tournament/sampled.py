@@ -33,14 +33,14 @@ import numpy as np
 from numba import njit
 from numpy.typing import ArrayLike, NDArray
 
-from games.arrays import game_from_arrays
-from games.errors import GameError
-from games.preflop._kernels import seat_ranks
-from games.preflop.classes import CLASSES, combos
-from games.tournament.icm import check_payouts, icm_batch
-from games.tournament.jamfold import MAX_SEATS, Table, _public_tree, _terminal_values, table
-from games.tournament.showdown import weak_orderings
-from games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
+from pokerdyn.games.arrays import game_from_arrays
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop._kernels import seat_ranks
+from pokerdyn.games.preflop.classes import CLASSES, combos
+from pokerdyn.games.tournament.icm import check_payouts, icm_batch
+from pokerdyn.games.tournament.jamfold import MAX_SEATS, Table, _public_tree, _terminal_values, table
+from pokerdyn.games.tournament.showdown import weak_orderings
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Game, Infoset, infoset_label
 
 MAX_NODES = 40_000_000
 # sampled cards held at once (int64: 800 MB), and boards per deal (one deal's sort keys:

@@ -9,29 +9,17 @@ only one player reached is returned to that player (an uncalled part of a push).
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 from numpy.typing import NDArray
 
-from games.errors import GameError
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.preflop.orderings import weak_orderings  # noqa: F401  (outcome rows)
 
 # classes of the m showdown players -> probabilities over weak_orderings(m)
 MultiwayEquity = Callable[[tuple[int, ...]], NDArray[np.float64]]
-
-
-@lru_cache(maxsize=None)
-def weak_orderings(m: int) -> NDArray[np.int64]:
-    """All weak orderings of ``m`` players as strength vectors (W, m), ranks 0..m-1 with no
-    gaps (m=2: (0,1), (1,0), (0,0))."""
-    rows = {tuple(np.unique(r, return_inverse=True)[1].ravel())
-            for r in itertools.product(range(m), repeat=m)}
-    out = np.array(sorted(rows, key=lambda r: (-len(set(r)), r)), dtype=np.int64)
-    out.setflags(write=False)
-    return out
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from games import Game, GameError
-from games.errors import shown
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.errors import shown
 
 
 class UsageError(ValueError):
@@ -144,7 +144,7 @@ def atomic_write_text(path: str | os.PathLike, text: str, what: str | None = Non
     """Write ``text`` (UTF-8) atomically (games.io.files.write_atomically); a write that
     fails (a folder that turned out unwritable, a full disk) is GameError naming ``path``
     as given (``what``: the option that named it), nothing left behind."""
-    from games.io.files import write_atomically
+    from pokerdyn.games.io.files import write_atomically
 
     try:
         write_atomically(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
@@ -183,7 +183,7 @@ def check_solver_work(args, methods: Sequence[str], iterations: int, n_nodes: in
     game of ``n_nodes`` nodes (solvers.iterative.estimated_seconds; methods without
     iterations count 0); GameError naming the iterations, the estimate and the limit
     when it exceeds MAX_WORK_HOURS, unless ``--force`` (checked before any solve)."""
-    from solvers.iterative import estimated_seconds
+    from pokerdyn.solvers.iterative import estimated_seconds
 
     total = 0.0
     for m in methods:
@@ -206,7 +206,7 @@ def add_resource_arguments(p) -> None:
     refused before anything is allocated, unless ``--force``.  ``args.force`` also lifts
     the command's own size guards (a sweep's cell count, a chart's stack count).  A
     command that already has a ``--force`` of its own meaning keeps it."""
-    from games.size import SIZE_HELP, parse_memory
+    from pokerdyn.games.size import SIZE_HELP, parse_memory
 
     def memory(text: str) -> int:
         try:
@@ -229,7 +229,7 @@ def resource_context(args):
     (games.size.resource_limits) when the command has them."""
     import contextlib
 
-    from games.size import resource_limits
+    from pokerdyn.games.size import resource_limits
 
     if not getattr(args, "_resource_guard", False):
         return contextlib.nullcontext()
@@ -247,13 +247,13 @@ def load_game(name: str, **options: Any) -> Game:
     file when ``name`` ends in ``.efg`` (a missing file, or one that is not a game, is one
     line naming it)."""
     if not name.lower().endswith(".efg"):
-        from games.catalog.registry import make_game
+        from pokerdyn.games.catalog.registry import make_game
 
         return with_notice(f"building {name}", lambda: make_game(name, **options),
                            lambda g: f"{g.n_nodes:,} nodes")
     if options:
         raise GameError(f"game options ({', '.join(options)}) do not apply to the file {name!r}")
-    from games.io.efg import game_from_efg
+    from pokerdyn.games.io.efg import game_from_efg
 
     if Path(name).is_dir():  # reading it said only "Is a directory"
         raise GameError(f"{name!r} is a folder; it must be a .efg file (a Gambit extensive-form "
@@ -317,7 +317,7 @@ def refuse_lp_beyond_two_players(spec: str,
                                  ) -> None:
     """The LP solver's player check, from the spec's ``players`` option before any build
     (a large game's build would come first; the solver checks the built game again)."""
-    from games.catalog.spec import parse_spec
+    from pokerdyn.games.catalog.spec import parse_spec
 
     if spec.lower().endswith(".efg"):
         return
@@ -356,7 +356,7 @@ def parse_pot(text: str, game: Game | None = None):
     the value and the allowed range for anything else (not a number, NaN, infinite,
     complex, <= 0, too large or too small (solvers.symbolic.pot_values.POT_RANGE), too
     large to evaluate (10**10**10), or outside the game's domain of P)."""
-    from solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.solvers.symbolic.pot_values import exact_pot
 
     v = exact_pot(text)
     dom = game.domains.get("P") if game is not None else None

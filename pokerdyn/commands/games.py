@@ -9,9 +9,9 @@ imports an OpenSpiel game.  Every command that takes a GAME takes a spec (quote 
 shell); the per-game flags (``--street`` ...) are aliases of the options."""
 from __future__ import annotations
 
-from games import GAMES
-from games.catalog.registry import GAME_OPTIONS, option_defaults
-from games.catalog.spec import format_value
+from pokerdyn.games import GAMES
+from pokerdyn.games.catalog.registry import GAME_OPTIONS, option_defaults
+from pokerdyn.games.catalog.spec import format_value
 
 from pokerdyn.commands.common import emit_json, load_game
 

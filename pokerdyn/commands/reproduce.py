@@ -28,9 +28,9 @@ from typing import Iterator
 
 from tqdm.auto import tqdm
 
-from figures.registry import FIGURES, load
-from games import GameError
-from games.io.files import remove_temporaries, write_atomically
+from pokerdyn.figures.registry import FIGURES, load
+from pokerdyn.games import GameError
+from pokerdyn.games.io.files import remove_temporaries, write_atomically
 
 from pokerdyn.cli import check_interrupted
 from pokerdyn.commands.common import (SEED_MAX, check_output_dir, check_output_file, emit_json,
@@ -84,9 +84,9 @@ def groups(names: list[str]) -> list[list[str]]:
 # the figure packages by their time in a quick run from an empty numba cache (2-core box:
 # 39, 36, 22, 9, 6, 5, 4.5 and 3.6 s; the tournament figures last), longest first, so that
 # the short ones fill in at the end (a long one last left a worker idle for 7 s)
-LONGEST = ("figures.mercer", "figures.frontier", "figures.billingham.play", "figures.qre",
-           "figures.convergence", "figures.billingham.ode", "figures.river",
-           "figures.billingham.equilibria")
+LONGEST = ("pokerdyn.figures.mercer", "pokerdyn.figures.frontier", "pokerdyn.figures.billingham.play", "pokerdyn.figures.qre",
+           "pokerdyn.figures.convergence", "pokerdyn.figures.billingham.ode", "pokerdyn.figures.river",
+           "pokerdyn.figures.billingham.equilibria")
 
 
 def _rank(module: str) -> int:

@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from games import Game, GameError
+from pokerdyn.games import Game, GameError
 
-from solvers.continuation.arclength import HELD, MIXED, ONE, ZERO
-from solvers.continuation.start import Start, find_start, polish
-from solvers.continuation.system import IndifferenceSystem, indifference_system
-from solvers.continuation.trace import (PASSES_PER_BRANCH, Branch, BranchPoint, Options,
+from pokerdyn.solvers.continuation.arclength import HELD, MIXED, ONE, ZERO
+from pokerdyn.solvers.continuation.start import Start, find_start, polish
+from pokerdyn.solvers.continuation.system import IndifferenceSystem, indifference_system
+from pokerdyn.solvers.continuation.trace import (PASSES_PER_BRANCH, Branch, BranchPoint, Options,
                                         moving, trace_branches)
 
 MAX_SAMPLES = 400  # points per branch kept in the JSON form
@@ -111,8 +111,8 @@ def warm_start(S: IndifferenceSystem, branches: list[Branch], st: Start, p1: flo
 
 
 def regrets_ok(S: IndifferenceSystem, x: np.ndarray, p: float) -> bool:
-    from games.compiled import compile_game
-    from solvers.evaluation import nash_conv
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.solvers.evaluation import nash_conv
 
     return nash_conv(compile_game(S.game, {**S.cg.values, S.param: p}), S.sigma(x),
                      check=False) < 1e-9

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.linalg as sla
 from numpy.typing import NDArray
 
-from solvers.continuation.system import IndifferenceSystem
+from pokerdyn.solvers.continuation.system import IndifferenceSystem
 
 ZERO, ONE, MIXED, HELD = 0, 1, 2, 3
 RANK_TOL = 1e-9      # relative singular value below which a direction counts as null

@@ -11,11 +11,11 @@ from typing import Sequence
 
 import sympy as sp
 
-from games import GameError
+from pokerdyn.games import GameError
 
-from solvers.exact_profile import integer_values, rational
+from pokerdyn.solvers.exact_profile import integer_values, rational
 
-from solvers.continuation.system import IndifferenceSystem
+from pokerdyn.solvers.continuation.system import IndifferenceSystem
 
 DENOMINATOR = 10**12  # rounding of the frequencies and the pot
 

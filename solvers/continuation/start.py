@@ -11,13 +11,13 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import GameError
-from games.compiled import compile_game
+from pokerdyn.games import GameError
+from pokerdyn.games.compiled import compile_game
 
-from solvers.continuation.arclength import (HELD, MIXED, ONE, ZERO, EVENT_TOL, Support,
+from pokerdyn.solvers.continuation.arclength import (HELD, MIXED, ONE, ZERO, EVENT_TOL, Support,
                                             event_values, newton, reduce_degenerate)
-from solvers.continuation.system import IndifferenceSystem
-from solvers.evaluation import nash_conv
+from pokerdyn.solvers.continuation.system import IndifferenceSystem
+from pokerdyn.solvers.evaluation import nash_conv
 
 DOMINANCE_MAX_NAMED = 16   # the exact dominance check is exponential in the parameters
 
@@ -39,7 +39,7 @@ def dominance_locks(S: IndifferenceSystem, pots: tuple[float, float]
                     ) -> tuple[dict[int, int], str]:
     """Sets fixed by iterated weak dominance over the pot range (set -> frequency of its
     second action), and a one-line account; skipped for games with many parameters."""
-    from solvers.symbolic.dominance import iterated_dominance
+    from pokerdyn.solvers.symbolic.dominance import iterated_dominance
 
     game = S.game
     if len(game.named) > DOMINANCE_MAX_NAMED:
@@ -180,8 +180,8 @@ def find_start(S: IndifferenceSystem, pot: float, pots: tuple[float, float],
                iterations: int = 20_000, seeds: int = 4) -> Start:
     """An equilibrium at ``pot`` to start from, with the dominance locks applied: CFR+, else
     the logit path, else fictitious play from seeded random starts, each then polished."""
-    from solvers.learning.cfr_plus import cfr
-    from solvers.learning.fictitious_play import fictitious_play
+    from pokerdyn.solvers.learning.cfr_plus import cfr
+    from pokerdyn.solvers.learning.fictitious_play import fictitious_play
 
     locked, dom = dominance_locks(S, pots)
     cg = compile_game(S.game, {**S.cg.values, S.param: pot})

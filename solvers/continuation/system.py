@@ -21,10 +21,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from games import Game, GameError
-from games.compiled import CompiledGame, compile_game
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.compiled import CompiledGame, compile_game
 
-from solvers._kernels import back_up, pass_buffers, sequence_pass
+from pokerdyn.solvers._kernels import back_up, pass_buffers, sequence_pass
 
 
 @njit(cache=True)

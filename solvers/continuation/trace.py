@@ -14,11 +14,11 @@ import numpy as np
 from numpy.typing import NDArray
 from tqdm.auto import tqdm
 
-from solvers.continuation.arclength import (HELD, MIXED, ONE, ZERO, EVENT_TOL, Support,
+from pokerdyn.solvers.continuation.arclength import (HELD, MIXED, ONE, ZERO, EVENT_TOL, Support,
                                             augmented_jacobian, event_values, newton,
                                             reduce_degenerate, tangent)
-from solvers.continuation.certify import certify
-from solvers.continuation.system import IndifferenceSystem
+from pokerdyn.solvers.continuation.certify import certify
+from pokerdyn.solvers.continuation.system import IndifferenceSystem
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from solvers import _kernels as K
+from pokerdyn.solvers import _kernels as K
 
 CHANCE, DECISION = K.CHANCE, K.DECISION
 

@@ -17,12 +17,12 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from games import CompiledGame
+from pokerdyn.games import CompiledGame
 
-from solvers.learning._regret_kernels import (RegretState, cfv_into, normalise_average,
+from pokerdyn.solvers.learning._regret_kernels import (RegretState, cfv_into, normalise_average,
                                               regret_matching)
-from solvers._kernels import infoset_trees
-from solvers.iterative import SolverResult, run_iterative
+from pokerdyn.solvers._kernels import infoset_trees
+from pokerdyn.solvers.iterative import SolverResult, run_iterative
 
 
 @njit(cache=True)

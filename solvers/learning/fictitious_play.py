@@ -22,10 +22,10 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
+from pokerdyn.games import CompiledGame, GameError
 
-from solvers import _kernels as K
-from solvers.iterative import SolverResult, run_iterative
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.iterative import SolverResult, run_iterative
 
 SCHEDULES = ("simultaneous", "alternating")
 AVERAGINGS = ("infoset", "reach")

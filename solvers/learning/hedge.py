@@ -31,11 +31,11 @@ import numpy as np
 from numba import njit
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
+from pokerdyn.games import CompiledGame, GameError
 
-from solvers._kernels import reach_probs
-from solvers.learning._regret_kernels import RegretState, counterfactual_values, normalise_average
-from solvers.iterative import SolverResult, run_iterative
+from pokerdyn.solvers._kernels import reach_probs
+from pokerdyn.solvers.learning._regret_kernels import RegretState, counterfactual_values, normalise_average
+from pokerdyn.solvers.iterative import SolverResult, run_iterative
 
 VALUES = ("chance", "conditional")
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games import GameError
+from pokerdyn.games import GameError
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
-from games.strategy import check_strategy, uniform_strategy
-from solvers.evaluation import max_regret, regrets
-from solvers.learning.fictitious_play import FictitiousPlay
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.strategy import check_strategy, uniform_strategy
+from pokerdyn.solvers.evaluation import max_regret, regrets
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
 
 
 @dataclass(frozen=True)

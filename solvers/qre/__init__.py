@@ -2,11 +2,11 @@
 conditional action values and the logit response (core), the principal branch by
 predictor-corrector continuation (branch), its limit and the equilibrium family it selects
 (limit, families), and the selection along the pot axis (selection)."""
-from solvers.qre.branch import Branch, qre_branch, qre_profiles, trace_branch
-from solvers.qre.core import (BranchSystem, action_values, check_lambda, fixed_point_residual,
+from pokerdyn.solvers.qre.branch import Branch, qre_branch, qre_profiles, trace_branch
+from pokerdyn.solvers.qre.core import (BranchSystem, action_values, check_lambda, fixed_point_residual,
                               logit_field_jacobian, logit_response, softmax_rows,
                               value_jacobian)
-from solvers.qre.limit import Limit, branch_limit
+from pokerdyn.solvers.qre.limit import Limit, branch_limit
 
 __all__ = ["Branch", "BranchSystem", "Limit", "action_values", "branch_limit", "check_lambda",
            "fixed_point_residual", "logit_field_jacobian", "logit_response", "qre_branch",

@@ -22,10 +22,10 @@ from typing import Iterable, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
-from solvers.evaluation import expected_payoffs, nash_conv
-from solvers.qre.core import BranchSystem, check_lambda
-from solvers.qre.refine import refine_logs
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
+from pokerdyn.solvers.qre.core import BranchSystem, check_lambda
+from pokerdyn.solvers.qre.refine import refine_logs
 
 _NEWTON_TOL = 1e-13
 _COS_MAX = 0.995    # largest turn of the tangent per step (about 6 degrees)

@@ -18,11 +18,11 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
-from games.errors import shown
-from games.strategy import check_strategy
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.errors import shown
+from pokerdyn.games.strategy import check_strategy
 
-from solvers.qre import _kernels as QK
+from pokerdyn.solvers.qre import _kernels as QK
 
 
 def _arrays(cg: CompiledGame) -> tuple:

@@ -30,11 +30,11 @@ from numpy.typing import NDArray
 from scipy.optimize import brentq, minimize_scalar
 from scipy.stats import chi2
 
-from games import CompiledGame, GameError
-from games.strategy import check_strategy
-from solvers.qre import _kernels as QK
-from solvers.qre.branch import Branch, newton_at, trace_branch
-from solvers.qre.core import BranchSystem
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.strategy import check_strategy
+from pokerdyn.solvers.qre import _kernels as QK
+from pokerdyn.solvers.qre.branch import Branch, newton_at, trace_branch
+from pokerdyn.solvers.qre.core import BranchSystem
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ import sympy as sp
 from numpy.typing import NDArray
 from scipy.optimize import least_squares
 
-from games import CompiledGame
-from games.strategy import strategy_from_params
+from pokerdyn.games import CompiledGame
+from pokerdyn.games.strategy import strategy_from_params
 
 
 def _holds(rel: sp.Basic, at: Mapping[sp.Symbol, float], tol: float) -> bool:
@@ -96,5 +96,5 @@ def exact_point(sol: Any, free: Mapping[str, float]) -> dict[str, sp.Expr]:
 def certify(game: Any, pot: Any, sol: Any, free: Mapping[str, float]) -> sp.Expr:
     """Exact NashConv (sympy; 0 certifies an equilibrium) of the family point of ``sol``
     at the free values ``free`` (rationalised, :func:`exact_point`) and the exact pot."""
-    from solvers.symbolic.nash_conv import exact_nash_conv
+    from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
     return exact_nash_conv(game, pot, exact_point(sol, free))

@@ -25,8 +25,8 @@ from typing import Any, Callable
 import numpy as np
 import sympy as sp
 
-from games import Game
-from solvers.qre.pots import PotPoint, Segment, limit_at_pot
+from pokerdyn.games import Game
+from pokerdyn.solvers.qre.pots import PotPoint, Segment, limit_at_pot
 
 JUMP = 1e-3          # a change of the limit (max over parameters) that may be a jump
 SNAP = 1e-4          # a bracket this close to a simple rational is a jump at the rational

@@ -18,11 +18,11 @@ from typing import Any, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame
-from games.strategy import params_from_strategy
-from solvers.evaluation import nash_conv
-from solvers.qre.branch import Branch
-from solvers.qre.core import value_jacobian
+from pokerdyn.games import CompiledGame
+from pokerdyn.games.strategy import params_from_strategy
+from pokerdyn.solvers.evaluation import nash_conv
+from pokerdyn.solvers.qre.branch import Branch
+from pokerdyn.solvers.qre.core import value_jacobian
 
 SUPPORT_CUT = 1e-7
 
@@ -132,7 +132,7 @@ def branch_limit(cg: CompiledGame, branch: Branch,
     nc = nash_conv(cg, est, check=False)
     if not families:
         return Limit(est, nc)
-    from solvers.qre.families import match_family
+    from pokerdyn.solvers.qre.families import match_family
     m = match_family(cg, params_from_strategy(cg, est), families, match_tol)
     if m is None:
         return Limit(est, nc)

@@ -8,10 +8,10 @@ from typing import Any
 
 import sympy as sp
 
-from games import Game, GameError, compile_game
-from games.strategy import params_from_strategy
-from solvers.qre.branch import qre_branch
-from solvers.qre.limit import branch_limit
+from pokerdyn.games import Game, GameError, compile_game
+from pokerdyn.games.strategy import params_from_strategy
+from pokerdyn.solvers.qre.branch import qre_branch
+from pokerdyn.solvers.qre.limit import branch_limit
 
 
 @dataclass(frozen=True)
@@ -60,8 +60,8 @@ class Segment:
 
 
 def _pieces(game: Game) -> list:
-    from solvers.symbolic.enumeration import MAX_PARAMETERS
-    from solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
     if len(game.named) == 0 or len(game.named) > MAX_PARAMETERS:
         return []
     return equilibrium_pieces(game)

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame
-from solvers.qre import _kernels as QK
-from solvers.qre.core import _arrays, softmax_rows
+from pokerdyn.games import CompiledGame
+from pokerdyn.solvers.qre import _kernels as QK
+from pokerdyn.solvers.qre.core import _arrays, softmax_rows
 
 HELD = 60.0          # log-probabilities below -HELD are held (sigma < 9e-27)
 _TOL = 1e-13       # refine only above this gap (the float64 floor is ~lam * 1e-16)

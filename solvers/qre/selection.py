@@ -18,9 +18,9 @@ import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
 
-from games import Game, GameError
-from solvers.qre.jumps import continuity_map
-from solvers.qre.pots import PotPoint, Segment, _pieces, limit_at_pot
+from pokerdyn.games import Game, GameError
+from pokerdyn.solvers.qre.jumps import continuity_map
+from pokerdyn.solvers.qre.pots import PotPoint, Segment, _pieces, limit_at_pot
 
 
 def _key(pt: PotPoint) -> tuple:

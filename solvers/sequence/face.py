@@ -24,10 +24,10 @@ from typing import Sequence
 import numpy as np
 import scipy.sparse as sps
 
-from games import CompiledGame, GameError
+from pokerdyn.games import CompiledGame, GameError
 
-from solvers.sequence.form import sequence_form
-from solvers.sequence.lp import check_two_player_zero_sum, solve_lp
+from pokerdyn.solvers.sequence.form import sequence_form
+from pokerdyn.solvers.sequence.lp import check_two_player_zero_sum, solve_lp
 
 
 @dataclass(frozen=True)

@@ -23,11 +23,11 @@ import scipy.sparse as sps
 from numba import njit
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
-from games.strategy import check_strategy
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.strategy import check_strategy
 
-from solvers import _kernels as K
-from solvers.evaluation import check_player
+from pokerdyn.solvers import _kernels as K
+from pokerdyn.solvers.evaluation import check_player
 
 CHANCE, DECISION = K.CHANCE, K.DECISION
 
@@ -190,7 +190,7 @@ def exact_chance_probs(cg: CompiledGame) -> dict[int, Fraction]:
     got = cg.cache.get("exact_chance_probs")
     if got is not None:
         return got
-    from games.exact_values import exact_value, exact_values
+    from pokerdyn.games.exact_values import exact_value, exact_values
     subs = exact_values(cg.game, cg.values)
     parent = np.asarray(cg.parent)
     chance_nodes = np.nonzero(np.asarray(cg.kind) == CHANCE)[0]
@@ -211,7 +211,7 @@ def exact_chance_probs(cg: CompiledGame) -> dict[int, Fraction]:
 
 def exact_terminal_payoffs(cg: CompiledGame) -> tuple[tuple[Fraction, ...], ...]:
     """Every terminal's payoffs as the game states them (rows of ``cg.payoffs``, exact)."""
-    from games.exact_values import exact_value, exact_values
+    from pokerdyn.games.exact_values import exact_value, exact_values
     subs = exact_values(cg.game, cg.values)
     memo: dict = {}
 

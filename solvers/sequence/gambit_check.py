@@ -11,9 +11,9 @@ import time
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
-from games.io.efg import _write
-from solvers.sequence.form import exact_chance_probs, exact_terminal_payoffs
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.io.efg import _write
+from pokerdyn.solvers.sequence.form import exact_chance_probs, exact_terminal_payoffs
 
 
 def gambit_lcp(cg: CompiledGame, rational: bool = False
@@ -50,9 +50,9 @@ def gambit_enummixed(cg: CompiledGame, max_profiles: int = 20_000
         import pygambit as gbt
     except ImportError:  # pragma: no cover - optional dependency
         raise GameError("the Gambit cross-check needs pygambit (pip install pygambit)") from None
-    from games.io.nfg import to_nfg
-    from games.normal_form import normal_form
-    from games.normal_form.realization import realization_plan
+    from pokerdyn.games.io.nfg import to_nfg
+    from pokerdyn.games.normal_form import normal_form
+    from pokerdyn.games.normal_form.realization import realization_plan
     nf = normal_form(cg, max_profiles=max_profiles)
     g = gbt.read_nfg(_as_file(to_nfg(nf)))
     t0 = time.perf_counter()

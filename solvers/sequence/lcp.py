@@ -42,13 +42,13 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
+from pokerdyn.games import CompiledGame, GameError
 
-from solvers.evaluation import expected_payoffs, nash_conv
-from solvers.iterative import SolverResult
-from solvers.sequence.form import (SequenceForm, exact_chance_probs, exact_sequence_form,
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
+from pokerdyn.solvers.iterative import SolverResult
+from pokerdyn.solvers.sequence.form import (SequenceForm, exact_chance_probs, exact_sequence_form,
                                    sequence_form)
-from solvers.sequence.lemke import lemke
+from pokerdyn.solvers.sequence.lemke import lemke
 
 MAX_EXACT_SIZE = 400       # LCP dimension above which exact pivoting is refused (too slow)
 

@@ -23,14 +23,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from games import CompiledGame, GameError
-from games.normal_form.plans import incidence, plan_count, reduced_plans, sequences
+from pokerdyn.games import CompiledGame, GameError
+from pokerdyn.games.normal_form.plans import incidence, plan_count, reduced_plans, sequences
 
-from solvers.evaluation import expected_payoffs, nash_conv
-from solvers.sequence.form import sequence_form
-from solvers.sequence.lcp import (LCPEquilibrium, LCPResult, exact_nash_conv, lcp_system,
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
+from pokerdyn.solvers.sequence.form import sequence_form
+from pokerdyn.solvers.sequence.lcp import (LCPEquilibrium, LCPResult, exact_nash_conv, lcp_system,
                                   rational)
-from solvers.sequence.lemke import lemke
+from pokerdyn.solvers.sequence.lemke import lemke
 
 MAX_STARTS = 5000          # pure plans of both players beyond which --all is refused
 LOW = Fraction(1, 100)

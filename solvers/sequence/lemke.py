@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from games import GameError
+from pokerdyn.games import GameError
 
 FLOAT_TOL = 1e-11
 

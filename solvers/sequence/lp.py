@@ -35,11 +35,11 @@ import numpy as np
 import scipy.sparse as sps
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError
+from pokerdyn.games import CompiledGame, GameError
 
-from solvers.evaluation import expected_payoffs, nash_conv
-from solvers.iterative import SolverResult
-from solvers.sequence.form import SequenceForm, sequence_form
+from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
+from pokerdyn.solvers.iterative import SolverResult
+from pokerdyn.solvers.sequence.form import SequenceForm, sequence_form
 
 MAX_EXACT_NODES = 20_000  # games certified in rationals by default (exact=None)
 MAX_VERTEX_UNKNOWNS = 1000  # by default, the exact re-solve of a vertex only up to this size
@@ -171,7 +171,7 @@ def _certify(cg: CompiledGame, sf: SequenceForm, sigma: NDArray[np.float64], poi
     float optimum ``(plan, duals)`` of the program on the (scaled) float payoffs ``A``;
     ``max_unknowns``: the largest vertex system re-solved
     (None: any)."""
-    from solvers.sequence.lcp import MAX_EXACT_SIZE, exact_nash_conv, rational, solve_lcp
+    from pokerdyn.solvers.sequence.lcp import MAX_EXACT_SIZE, exact_nash_conv, rational, solve_lcp
     for limit in ROUNDINGS:
         plans = tuple(_rounded_plan(cg, sf, sigma, p, rational if limit is None else
                                     (lambda v, k=limit: Fraction(float(v)).limit_denominator(k)))
@@ -211,7 +211,7 @@ def _exact_vertex(cg: CompiledGame, sf: SequenceForm, A: sps.csr_matrix, player:
     from sympy import QQ
     from sympy.polys.matrices import DomainMatrix
 
-    from solvers.sequence.form import exact_sequence_form
+    from pokerdyn.solvers.sequence.form import exact_sequence_form
     E, F = sf.E[player], sf.E[1 - player]
     P = A if player == 0 else (-A.T).tocsr()
     slack = P.T @ x - F.T @ q

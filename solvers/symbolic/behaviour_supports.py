@@ -38,9 +38,9 @@ import sympy as sp
 from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyElement, PolyRing
 
-from games import Game, GameError
-from games.exact_values import exact_number
-from games.tree import CHANCE, DECISION
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.exact_values import exact_number
+from pokerdyn.games.tree import CHANCE, DECISION
 
 MAX_SUPPORTS = 10**6  # supports left after the root elimination (a product over the sets)
 MAX_TABLE = 2**20  # vertices of one tabulated gain; a larger gain is not used for pruning
@@ -88,7 +88,7 @@ def _rational(x: Any, values: Mapping[str, Any], game: Game) -> Any:
 def action_values(game: Game, values: Mapping[str, Any] | None = None) -> ActionValues:
     """Counterfactual values ``v(I, a)`` of every action of ``game`` (game parameters set
     exactly from ``values``; every one must be given)."""
-    from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
+    from pokerdyn.solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
 
     if game.n_nodes > MAX_SYMBOLIC_NODES:
         raise GameError(f"game {game.name!r} is too large to enumerate exactly: "

@@ -37,12 +37,12 @@ import sympy as sp
 from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyElement, PolyRing
 
-from games import Game, GameError
-from games.exact_values import domain_interval, exact_number
-from games.strategy import param_symbols, symbolic_strategy
-from games.tree import DECISION
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.exact_values import domain_interval, exact_number
+from pokerdyn.games.strategy import param_symbols, symbolic_strategy
+from pokerdyn.games.tree import DECISION
 
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
 MAX_VERTEX_PARAMS = 22  # 2**22 vertices x monomials is the memory ceiling of the check
 

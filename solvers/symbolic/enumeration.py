@@ -28,13 +28,13 @@ from typing import Any, Mapping, Sequence
 import sympy as sp
 from sympy.polys.rings import PolyRing
 
-from games import Game, GameError
-from games.strategy import param_symbols, symbolic_strategy
-from games.tree import DECISION
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.strategy import param_symbols, symbolic_strategy
+from pokerdyn.games.tree import DECISION
 
-from solvers.symbolic import algebraic, float_filter, psplit
-from solvers.symbolic.casesearch import walk
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic import algebraic, float_filter, psplit
+from pokerdyn.solvers.symbolic.casesearch import walk
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
 MAX_PARAMETERS = 16
 

@@ -7,10 +7,10 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from games import Game, GameError
-from games.strategy import param_symbols
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.strategy import param_symbols
 
-from solvers.symbolic.piecewise import Piece, Solution
+from pokerdyn.solvers.symbolic.piecewise import Piece, Solution
 
 
 def set_str(p_set: sp.Set) -> str:

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 
-from solvers.symbolic import algebraic, psplit
+from pokerdyn.solvers.symbolic import algebraic, psplit
 
 TOL = 1e-7
 

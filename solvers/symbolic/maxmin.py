@@ -25,11 +25,11 @@ from typing import Any, Mapping, Sequence
 import sympy as sp
 from functools import cmp_to_key, lru_cache
 
-from games import Game, GameError
-from games.exact_values import domain_interval, exact_number
-from games.strategy import param_symbols
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.exact_values import domain_interval, exact_number
+from pokerdyn.games.strategy import param_symbols
 
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
 
 @dataclass(frozen=True)
@@ -257,7 +257,7 @@ def maxmin_of_equilibria(game: Game, pot: Any) -> tuple[list[dict[str, sp.Expr]]
     Returns the candidate profiles (closed forms in P) and the :class:`MaxminResult` at that
     pot.  Billingham sec. 3 applies this to SKP's three solutions for P > P*.
     """
-    from solvers.symbolic.piecewise import solutions_at
+    from pokerdyn.solvers.symbolic.piecewise import solutions_at
 
     candidates = [s.as_dict() for s in solutions_at(game, pot) if not s.free]
     if not candidates:

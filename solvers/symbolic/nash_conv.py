@@ -14,10 +14,10 @@ from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
-from games import Game
-from games.strategy import param_symbols
+from pokerdyn.games import Game
+from pokerdyn.games.strategy import param_symbols
 
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
 
 def payoffs_at(game: Game, pot: Any) -> tuple[sp.Expr, ...]:

@@ -15,10 +15,10 @@ from sympy.polys.domains import QQ
 from sympy.polys.polyerrors import CoercionFailed
 from sympy.polys.rings import PolyRing
 
-from games import Game, GameError
-from games.exact_values import exact_number
-from games.strategy import symbolic_strategy
-from games.tree import CHANCE, DECISION
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.exact_values import exact_number
+from pokerdyn.games.strategy import symbolic_strategy
+from pokerdyn.games.tree import CHANCE, DECISION
 
 # Symbolic expansion grows with the terminals times the terms of their reach products: 4,451
 # nodes (mercer-smh) take about 1 s, Leduc's 1,939 deeper nodes about 10 s, mercer-mmh's

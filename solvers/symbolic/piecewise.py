@@ -18,16 +18,16 @@ from typing import Any, Mapping, Sequence
 
 import sympy as sp
 
-from games import Game, GameError
+from pokerdyn.games import Game, GameError
 
-from solvers.symbolic import float_filter, psplit
-from solvers.symbolic.fullaxis import critical as fullaxis_critical, radical
-from solvers.symbolic.fullaxis.forked import forked_results
-from solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
+from pokerdyn.solvers.symbolic import float_filter, psplit
+from pokerdyn.solvers.symbolic.fullaxis import critical as fullaxis_critical, radical
+from pokerdyn.solvers.symbolic.fullaxis.forked import forked_results
+from pokerdyn.solvers.symbolic.enumeration import (Family, enumerate_families, families_at_point,
                                           pot_symbol)
-from solvers.symbolic.payoffs import symbolic_payoffs
-from solvers.symbolic.pot_values import exact_pot
-from solvers.symbolic.reduce import reduce_families
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.pot_values import exact_pot
+from pokerdyn.solvers.symbolic.reduce import reduce_families
 
 
 @dataclass(frozen=True)
@@ -154,7 +154,7 @@ def _relational(e: sp.Expr, strict: bool, xs: Sequence[sp.Symbol]) -> sp.Basic:
 
 def clear_caches() -> None:
     """Forget every result kept across calls (tests that compare two computations)."""
-    from solvers.symbolic import enumeration
+    from pokerdyn.solvers.symbolic import enumeration
 
     fullaxis_critical.clear()
     for c in (_CACHE, _PIECES, _PREFILTER, _AT, _KEYS, enumeration._AT_VALUE):

@@ -13,9 +13,9 @@ from typing import Any
 
 import sympy as sp
 
-from games import GameError
-from games.errors import shown as _shown
-from solvers.symbolic import algebraic
+from pokerdyn.games import GameError
+from pokerdyn.games.errors import shown as _shown
+from pokerdyn.solvers.symbolic import algebraic
 
 
 _CHARS = set("0123456789.eE+-*/() ")

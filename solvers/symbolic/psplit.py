@@ -16,9 +16,9 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
-from solvers.symbolic import algebraic
-from solvers.symbolic.algebraic import sign  # noqa: F401  (exact sign, used by callers as psplit.sign)
-from solvers.symbolic.fullaxis import radical
+from pokerdyn.solvers.symbolic import algebraic
+from pokerdyn.solvers.symbolic.algebraic import sign  # noqa: F401  (exact sign, used by callers as psplit.sign)
+from pokerdyn.solvers.symbolic.fullaxis import radical
 
 Constraint = tuple[sp.Expr, bool]
 

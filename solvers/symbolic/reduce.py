@@ -41,11 +41,11 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 
-from games import Game
+from pokerdyn.games import Game
 
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import Family, pot_symbol
-from solvers.symbolic.nash_conv import nash_conv_with, payoffs_at
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import Family, pot_symbol
+from pokerdyn.solvers.symbolic.nash_conv import nash_conv_with, payoffs_at
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,12 @@ import sympy as sp
 from sympy.polys.domains import QQ
 from sympy.polys.rings import PolyRing
 
-from games import Game, GameError
-from games.strategy import param_symbols
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.strategy import param_symbols
 
-from solvers.symbolic import algebraic_points, enumeration, float_filter, psplit
-from solvers.symbolic.behaviour_supports import action_values, support_leaves
-from solvers.symbolic.enumeration import Family, pot_symbol, solve_triangular
+from pokerdyn.solvers.symbolic import algebraic_points, enumeration, float_filter, psplit
+from pokerdyn.solvers.symbolic.behaviour_supports import action_values, support_leaves
+from pokerdyn.solvers.symbolic.enumeration import Family, pot_symbol, solve_triangular
 
 
 def _named(game: Game) -> list[dict[int, sp.Symbol]]:
@@ -241,9 +241,9 @@ def solutions(game: Game, values: Mapping[str, Any] | None = None) -> list:
     """The families of :func:`support_families`, reduced and in the display form of
     :mod:`solvers.symbolic.piecewise` (:class:`~solvers.symbolic.piecewise.Solution`).
     A game with the pot ``P`` needs its value in ``values``."""
-    from solvers.symbolic.piecewise import _display
-    from solvers.symbolic.payoffs import symbolic_payoffs
-    from solvers.symbolic.reduce import reduce_families
+    from pokerdyn.solvers.symbolic.piecewise import _display
+    from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+    from pokerdyn.solvers.symbolic.reduce import reduce_families
 
     p = pot_symbol(game)
     values = dict(values or {})

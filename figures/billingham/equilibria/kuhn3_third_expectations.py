@@ -7,8 +7,8 @@ from pathlib import Path
 
 import sympy as sp
 
-from figures.base import FigureResult
-from figures.billingham.equilibria.plots import family_figure
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.billingham.equilibria.plots import family_figure
 
 
 def _c_q_zero_allowed(fam) -> bool:

@@ -20,10 +20,10 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import linprog
 
-from games import get_game
-from solvers.symbolic.enumeration import pot_symbol
-from solvers.symbolic.family_records import pieces_records, record_family
-from solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.games import get_game
+from pokerdyn.solvers.symbolic.enumeration import pot_symbol
+from pokerdyn.solvers.symbolic.family_records import pieces_records, record_family
+from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
 P_MAX = 12.0
 CACHE_VERSION = "reduced-1"
@@ -65,7 +65,7 @@ def load_families(game_name: str, out_dir: Path, quick: bool = False
     elif quick and (recs := _read(RECORDED / path.name, key)) is not None:
         info["enumeration"] = f"recorded ({RECORDED.name}/{path.name})"
     else:
-        from solvers.symbolic.piecewise import equilibrium_pieces
+        from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
         t0 = time.perf_counter()
         recs = pieces_records(equilibrium_pieces(game))
@@ -241,7 +241,7 @@ def family_figure(game_name: str, out_dir: Path, quantity: str, filename: str,
                   quick: bool, subs: dict | None = None, keep=None, note: str = ""):
     """Panels of every named parameter (``quantity="strategy"``) or of E1..En
     (``"payoffs"``) against P.  Returns (path, numbers)."""
-    from figures.base import new_figure, save
+    from pokerdyn.figures.base import new_figure, save
 
     game = get_game(game_name)
     t0 = time.perf_counter()
@@ -291,7 +291,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("games", nargs="*", default=list(FAMILY_GAMES))
     for name in ap.parse_args(argv).games:
-        from solvers.symbolic.piecewise import equilibrium_pieces
+        from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
         game = get_game(name)
         write_families(RECORDED / f"{name}_families.json", name, family_key(game),

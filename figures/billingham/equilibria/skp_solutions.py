@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult
-from figures.billingham.equilibria.plots import family_figure
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.billingham.equilibria.plots import family_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

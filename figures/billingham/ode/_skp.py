@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games import get_game
-from dynamics import Equilibrium, ODEModel, find_equilibria, ode_model
+from pokerdyn.games import get_game
+from pokerdyn.dynamics import Equilibrium, ODEModel, find_equilibria, ode_model
 
 POT = 9
 # two initial frequency triples (b_J, c_K, d_Q) on either side of the manifold of S3

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
-from dynamics import cycle_family, find_first_integrals
-from dynamics.plotting import mark_points, phase_plane
+from pokerdyn.dynamics import cycle_family, find_first_integrals
+from pokerdyn.dynamics.plotting import mark_points, phase_plane
 
-from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 # centre, plane, plotted axes (the first is also the direction of the start offsets)
 FAMILIES = (("S1", {"c_K": 0}, ("b_J", "d_Q")), ("S2", {"d_Q": 0}, ("b_J", "c_K")))

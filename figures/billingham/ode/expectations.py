@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamics.plotting import payoff_series
+from pokerdyn.dynamics.plotting import payoff_series
 
-from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, finish, new_figure
-from figures.billingham.ode.fates import two_solutions
+from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.ode.fates import two_solutions
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import numpy as np
 
-from dynamics import simulate_ode as simulate
-from dynamics.plotting import time_series
+from pokerdyn.dynamics import simulate_ode as simulate
+from pokerdyn.dynamics.plotting import time_series
 
-from figures.billingham.ode._skp import STARTS, skp_model
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.ode._skp import STARTS, skp_model
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 
 def two_solutions(quick: bool):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamics import manifold_paths
-from dynamics.plotting import mark_points, phase_3d
+from pokerdyn.dynamics import manifold_paths
+from pokerdyn.dynamics.plotting import mark_points, phase_3d
 
-from figures.billingham.ode._skp import named_equilibria, skp_model
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

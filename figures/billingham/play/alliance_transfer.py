@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from dynamics.play.experiments import alliance_experiment
+from pokerdyn.dynamics.play.experiments import alliance_experiment
 
-from figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import FigureResult, finish, new_figure
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

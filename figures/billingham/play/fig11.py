@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult, finish, new_figure
-from figures.billingham.play.series import payoff_numbers, plot_frequencies, rounds_for, run
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.play.series import payoff_numbers, plot_frequencies, rounds_for, run
 
 KS = (0.01, 0.001)
 LS = (6, 12, 24)

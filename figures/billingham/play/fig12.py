@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult
-from figures.billingham.play.fig11 import grid
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.billingham.play.fig11 import grid
 
 LS = (48, 96, 192)
 

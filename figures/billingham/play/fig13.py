@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult, finish, new_figure
-from figures.billingham.play.series import late_mean, payoff_numbers, plot_frequencies, rounds_for, run
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.play.series import late_mean, payoff_numbers, plot_frequencies, rounds_for, run
 
 LS = (6, 192)
 ZOOM = 20_000  # bottom row: the start of the same run, where single cycles are visible

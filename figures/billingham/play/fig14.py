@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult
-from figures.billingham.play.fig13 import pair
+from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.billingham.play.fig13 import pair
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

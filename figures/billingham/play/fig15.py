@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dynamics.skp_points import skp_point
+from pokerdyn.dynamics.skp_points import skp_point
 
-from figures.base import FigureResult, finish, new_figure
-from figures.billingham.play.series import POT, late_mean, nearest_point, plot_frequencies, rounds_for, run
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.play.series import POT, late_mean, nearest_point, plot_frequencies, rounds_for, run
 
 KS = (0.001, 0.0001)
 L = 6

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from figures.base import FigureResult, finish, new_figure
-from figures.billingham.play.series import study
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.play.series import study
 
 COLORS = ("tab:red", "tab:orange", "tab:blue", "tab:purple", "tab:green")
 

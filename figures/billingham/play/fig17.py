@@ -6,9 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from figures.base import FigureResult, finish, new_figure
-from figures.billingham.play.fig16 import COLORS
-from figures.billingham.play.series import study
+from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.billingham.play.fig16 import COLORS
+from pokerdyn.figures.billingham.play.series import study
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

@@ -8,8 +8,8 @@ from typing import Sequence
 
 import numpy as np
 
-from dynamics.play.repeated import EstimatorStudy, SimulationResult, estimator_study, simulate
-from dynamics.skp_points import skp_point
+from pokerdyn.dynamics.play.repeated import EstimatorStudy, SimulationResult, estimator_study, simulate
+from pokerdyn.dynamics.skp_points import skp_point
 
 POT = 9
 # Figs. 11-15 (sec. 4.2): the printed estimators (44), (45), (47) with the denominator of

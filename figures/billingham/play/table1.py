@@ -23,10 +23,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dynamics.play.estimators import ESTIMATORS, RATIO_KINDS
-from dynamics.play.repeated import simulate
+from pokerdyn.dynamics.play.estimators import ESTIMATORS, RATIO_KINDS
+from pokerdyn.dynamics.play.repeated import simulate
 
-from figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import FigureResult, new_figure, save
 
 POT = 9
 KS = (0.001, 0.01)

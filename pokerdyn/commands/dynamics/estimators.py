@@ -16,9 +16,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from dynamics.play.repeated import MAX_L, estimator_study
+    from pokerdyn.dynamics.play.repeated import MAX_L, estimator_study
 
-    from dynamics.skp_points import skp_point
+    from pokerdyn.dynamics.skp_points import skp_point
 
     game, values, deals = play_setup(args)
     if "," in args.at:

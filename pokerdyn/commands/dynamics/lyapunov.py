@@ -38,7 +38,7 @@ def add_arguments(p) -> None:
 
 
 def _section(text: str, names) -> tuple[str, float]:
-    from games import GameError
+    from pokerdyn.games import GameError
 
     name, eq, value = text.partition("=")
     if not eq or name not in names:
@@ -52,12 +52,12 @@ def run(args) -> int:
     import numpy as np
     from tqdm.auto import tqdm
 
-    from dynamics import ode_model
-    from dynamics.budget import K_MAX, STEPS_PER_UNIT, check_run_length
-    from dynamics.chaos.classify import (auto_section, classify_run, profit_match,
+    from pokerdyn.dynamics import ode_model
+    from pokerdyn.dynamics.budget import K_MAX, STEPS_PER_UNIT, check_run_length
+    from pokerdyn.dynamics.chaos.classify import (auto_section, classify_run, profit_match,
                                          time_average)
-    from dynamics.chaos.kernels import MAX_STEPS
-    from dynamics.chaos.lyapunov import random_starts, run_chaos
+    from pokerdyn.dynamics.chaos.kernels import MAX_STEPS
+    from pokerdyn.dynamics.chaos.lyapunov import random_starts, run_chaos
 
     if args.plot:
         check_plot_file(args.plot)
@@ -91,7 +91,7 @@ def run(args) -> int:
            "seed": args.seed, "runs": []}
     pts = []
     if args.equilibria:
-        from dynamics.chaos.rest_points import find_rest_points
+        from pokerdyn.dynamics.chaos.rest_points import find_rest_points
         pts = find_rest_points(game, model, n_starts=args.cfr_starts, seed=args.seed,
                                averages=[time_average(r) for r in runs])
         out["equilibria"] = [p.to_json() for p in pts]
@@ -133,8 +133,8 @@ def run(args) -> int:
 def _plot(model, runs, path) -> None:
     from pathlib import Path
 
-    from figures.base import new_figure, save
-    from figures.frontier.full_street_dynamics import lyapunov_panel, section_panel
+    from pokerdyn.figures.base import new_figure, save
+    from pokerdyn.figures.frontier.full_street_dynamics import lyapunov_panel, section_panel
 
     fig, (a, b) = new_figure(1, 2, size=(10, 4))
     lyapunov_panel(a, runs)

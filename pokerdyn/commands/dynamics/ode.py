@@ -29,8 +29,8 @@ def add_arguments(p) -> None:
 
 
 def _model(args):
-    from dynamics import ode_model
-    from dynamics.budget import K_MAX
+    from pokerdyn.dynamics import ode_model
+    from pokerdyn.dynamics.budget import K_MAX
 
     game, values = game_and_values(args.game, args.pot)
     k = 1.0
@@ -42,7 +42,7 @@ def _model(args):
 
 
 def run(args) -> int:
-    from dynamics.ode.solve import check_method
+    from pokerdyn.dynamics.ode.solve import check_method
 
     check_method(args.method)
     if args.plot:
@@ -51,17 +51,17 @@ def run(args) -> int:
     model, game = _model(args)
     if args.analyze:
         if args.plot:  # the portrait's runs, before the analysis
-            from dynamics.budget import check_run_length
-            from dynamics.ode.solve import MAX_NFEV
+            from pokerdyn.dynamics.budget import check_run_length
+            from pokerdyn.dynamics.ode.solve import MAX_NFEV
             check_run_length(model, PORTRAIT_T_END, MAX_NFEV, what="the portrait's t-end")
         return _analyze(model, args) if model.n <= 6 else _analyze_numeric(model, game, args)
     y0 = [0.5] * model.n if args.init is None else \
         parse_list(args.init, "init", (model.n,), low=0.0, high=1.0)
     import numpy as np
 
-    from dynamics import simulate_ode as simulate
-    from dynamics.budget import check_run_length
-    from dynamics.ode.solve import MAX_NFEV
+    from pokerdyn.dynamics import simulate_ode as simulate
+    from pokerdyn.dynamics.budget import check_run_length
+    from pokerdyn.dynamics.ode.solve import MAX_NFEV
     # the option's name in the message (simulate checks again, naming t_end)
     check_run_length(model, t_end, MAX_NFEV, what="t-end", y0=y0)
     tr = simulate(model, y0, t_end, method=args.method,
@@ -90,7 +90,7 @@ def _report(args, out: dict, lines: list[str], plot) -> int:
 
 
 def _analyze(model, args) -> int:
-    from dynamics import find_equilibria, find_first_integrals
+    from pokerdyn.dynamics import find_equilibria, find_first_integrals
 
     eqs = find_equilibria(model)
     fis = find_first_integrals(model)
@@ -108,7 +108,7 @@ def _analyze(model, args) -> int:
 
 
 def _analyze_numeric(model, game, args) -> int:
-    from dynamics.chaos.rest_points import find_rest_points
+    from pokerdyn.dynamics.chaos.rest_points import find_rest_points
 
     pts = find_rest_points(game, model)
     out = {"game": model.game, "model": model.label(), "free": list(model.names),
@@ -122,8 +122,8 @@ def _analyze_numeric(model, game, args) -> int:
 
 
 def _plot(model, tr, path) -> None:
-    from dynamics.plotting import payoff_series, time_series
-    from figures.base import new_figure, save
+    from pokerdyn.dynamics.plotting import payoff_series, time_series
+    from pokerdyn.figures.base import new_figure, save
     from pathlib import Path
 
     fig, (a, b) = new_figure(1, 2, size=(10, 4))
@@ -141,9 +141,9 @@ def _plot_portrait(model, eqs, path) -> None:
     import numpy as np
     from pathlib import Path
 
-    from dynamics import simulate_batch
-    from dynamics.plotting import mark_points, phase_3d, phase_plane
-    from figures.base import new_figure, save
+    from pokerdyn.dynamics import simulate_batch
+    from pokerdyn.dynamics.plotting import mark_points, phase_3d, phase_plane
+    from pokerdyn.figures.base import new_figure, save
 
     rng = np.random.default_rng(0)
     trs = simulate_batch(model, rng.uniform(0.05, 0.95, (8, model.n)), PORTRAIT_T_END)

@@ -43,8 +43,8 @@ def add_arguments(p) -> None:
 
 def parse_rates(args, n_players: int) -> tuple[list[float], list[int]]:
     """--k and --L: one value or one per player, checked (GameError names the bad value)."""
-    from dynamics.budget import K_MAX
-    from dynamics.play.repeated import MAX_L
+    from pokerdyn.dynamics.budget import K_MAX
+    from pokerdyn.dynamics.play.repeated import MAX_L
 
     counts = (1, n_players)
     ks = parse_list(args.k, "k", counts, low=0.0, high=K_MAX)
@@ -55,9 +55,9 @@ def parse_rates(args, n_players: int) -> tuple[list[float], list[int]]:
 def play_setup(args):
     """Game, values and deal count of the repeated-play commands, with the estimator and the
     deals checked before any work (no progress bar on bad input)."""
-    from dynamics.play.estimators import ESTIMATORS
-    from dynamics.play.tables import deal_counts
-    from games import GameError
+    from pokerdyn.dynamics.play.estimators import ESTIMATORS
+    from pokerdyn.dynamics.play.tables import deal_counts
+    from pokerdyn.games import GameError
 
     game = load_game(args.game)
     if "P" not in game.param_names:  # the repeated-play model is Billingham's (pot P)
@@ -76,7 +76,7 @@ def play_setup(args):
 
 
 def run(args) -> int:
-    from dynamics.play.repeated import simulate
+    from pokerdyn.dynamics.play.repeated import simulate
 
     # every output path before any work (a bad second path must not follow a written first)
     if args.plot:
@@ -111,8 +111,8 @@ def _counts_text(game, values, res) -> str:
     """The --counts-out file's JSON: the actions taken at each information set."""
     import json
 
-    from games import compile_game
-    from solvers.qre.estimate import counts_from_terminals, counts_to_json
+    from pokerdyn.games import compile_game
+    from pokerdyn.solvers.qre.estimate import counts_from_terminals, counts_to_json
 
     cg = compile_game(game, values)
     counts = counts_to_json(cg, counts_from_terminals(cg, res.terminal_counts))
@@ -122,7 +122,7 @@ def _counts_text(game, values, res) -> str:
 def _plot(res, path: str) -> None:
     from pathlib import Path
 
-    from figures.base import new_figure, save
+    from pokerdyn.figures.base import new_figure, save
 
     fig, ax = new_figure()
     for j, name in enumerate(res.names):

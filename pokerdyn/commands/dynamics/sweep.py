@@ -25,9 +25,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from dynamics.sweep.spec import load_config
-    from dynamics.sweep.store import require_storage
-    from dynamics.sweep.runner import run_sweep
+    from pokerdyn.dynamics.sweep.spec import load_config
+    from pokerdyn.dynamics.sweep.store import require_storage
+    from pokerdyn.dynamics.sweep.runner import run_sweep
 
     from pokerdyn.commands.common import UsageError
 

@@ -23,9 +23,9 @@ def add_arguments(p) -> None:
 def parse_pots(text: str) -> tuple[float, float]:
     """``A:B`` as two pots (solvers.symbolic.pot_values.POT_RANGE) with A < B and a span
     the branches can cover (GameError otherwise)."""
-    from games import GameError
-    from solvers.continuation.trace import Options
-    from solvers.symbolic.pot_values import POT_MAX_EXP, POT_MIN_EXP
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.continuation.trace import Options
+    from pokerdyn.solvers.symbolic.pot_values import POT_MAX_EXP, POT_MIN_EXP
 
     from pokerdyn.commands.common import parse_float
 
@@ -48,9 +48,9 @@ def parse_pots(text: str) -> tuple[float, float]:
 def run(args) -> int:
     import sys
 
-    from games import GameError
-    from solvers.continuation.api import branch_record, continuation
-    from solvers.continuation.trace import Options
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.continuation.api import branch_record, continuation
+    from pokerdyn.solvers.continuation.trace import Options
 
     from pokerdyn.commands.common import load_game, parse_float
 
@@ -65,8 +65,8 @@ def run(args) -> int:
                        progress=not args.no_progress and sys.stderr.isatty())
     out = res.to_json()
     if args.plot:
-        from figures.base import new_figure, save
-        from figures.frontier.n_card import plot_branches
+        from pokerdyn.figures.base import new_figure, save
+        from pokerdyn.figures.frontier.n_card import plot_branches
         from pathlib import Path
 
         fig, ax = new_figure(size=(8, 4.5))

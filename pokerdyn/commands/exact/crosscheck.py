@@ -26,8 +26,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from games import GameError
-    from solvers.crosscheck import crosscheck
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.crosscheck import crosscheck
 
 
     starts = parse_int(args.starts, "starts", low=1, high=10_000)

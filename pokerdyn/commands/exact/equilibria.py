@@ -46,9 +46,9 @@ def families(game_name: str, pot: str | None, fixed: dict | None = None) -> tupl
     ``fixed``: parameters set by dominance (:func:`reduced`), the rest enumerated."""
     import sympy as sp
 
-    from games import GameError
-    from solvers.symbolic.enumeration import MAX_PARAMETERS
-    from solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
 
     from pokerdyn.commands.common import game_and_values, parse_pot
 
@@ -56,9 +56,9 @@ def families(game_name: str, pot: str | None, fixed: dict | None = None) -> tupl
     n = len(game.named) - len(fixed or {})
     if len(game.named) == 0:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
-    from solvers.symbolic.behaviour_supports import many_actions
+    from pokerdyn.solvers.symbolic.behaviour_supports import many_actions
     if many_actions(game):  # more than two actions somewhere: over behaviour supports
-        from solvers.symbolic.support_families import solutions
+        from pokerdyn.solvers.symbolic.support_families import solutions
         if pot is None:
             return game, [(sp.S.Reals, s) for s in solutions(game)]
         v = parse_pot(pot, game)
@@ -82,9 +82,9 @@ def reduced(game, seeds: int | None) -> dict | None:
     starts from (nim7.efg: 20 named, 3 left; mercer-smh: 30, 8 left).  More left: None
     with ``seeds`` (the support method, from that many learning runs), else GameError
     with the size (the learning runs take minutes and claim no completeness)."""
-    from games import GameError
-    from solvers.symbolic.enumeration import MAX_PARAMETERS, require_two_actions
-    from solvers.symbolic.supports.gains import undominated
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS, require_two_actions
+    from pokerdyn.solvers.symbolic.supports.gains import undominated
 
     require_two_actions(game)
     fixed = undominated(game, None)[2]
@@ -100,8 +100,8 @@ def reduced(game, seeds: int | None) -> dict | None:
 
 
 def run(args) -> int:
-    from solvers.symbolic.enumeration import MAX_PARAMETERS
-    from solvers.symbolic.family_records import constraint_text, set_str, solution_record
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.family_records import constraint_text, set_str, solution_record
 
     from pokerdyn.commands.common import load_game, require_pot
 
@@ -111,7 +111,7 @@ def run(args) -> int:
     game = load_game(args.game)
     if args.pot is not None:  # before the paths below, some of which would not read it
         require_pot(game)
-    from solvers.symbolic.behaviour_supports import many_actions
+    from pokerdyn.solvers.symbolic.behaviour_supports import many_actions
     many = many_actions(game)  # enumerated over behaviour supports, whatever its size
     fixed = None
     if len(game.named) > MAX_PARAMETERS and "P" not in game.param_names and not args.pots \
@@ -124,7 +124,7 @@ def run(args) -> int:
             return run_axis(game, args)
         return run_pot_sweep(game, args) if args.pots else run_supports(game, args)
     if args.pots:
-        from games import GameError
+        from pokerdyn.games import GameError
         if many:
             raise GameError(f"--pots is for two-action games past the case search; "
                             f"{game.name!r} has information sets of more than 2 actions and "

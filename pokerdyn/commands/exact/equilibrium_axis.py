@@ -26,10 +26,10 @@ def run_axis(game, args) -> int:
     import sympy as sp
     from tqdm.auto import tqdm
 
-    from games import GameError
-    from solvers.symbolic.dominance import reduce_game
-    from solvers.symbolic.enumeration import MAX_PARAMETERS
-    from solvers.symbolic.fullaxis.sweep import sweep, sweep_record
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.symbolic.dominance import reduce_game
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.fullaxis.sweep import sweep, sweep_record
 
     from pokerdyn.commands.exact.equilibrium_supports import run_supports
 
@@ -109,7 +109,7 @@ def _prove(game, fixed, low, high, res, state: Path, quiet: bool, workers: int |
     are shared among --workers processes (default 1)."""
     from tqdm.auto import tqdm
 
-    from solvers.symbolic.fullaxis.complete import certify_complete
+    from pokerdyn.solvers.symbolic.fullaxis.complete import certify_complete
 
     bars: dict = {}
 
@@ -140,7 +140,7 @@ def read_state(text: str, prove: bool = False) -> dict:
     (:func:`read_proof_state`)."""
     import sympy as sp
 
-    from games import GameError
+    from pokerdyn.games import GameError
 
     path = check_output_file(text, "state")
     if prove:
@@ -196,7 +196,7 @@ PROOF_KEYS = {"range": list, "leaves": list, "critical": list, "next": int, "fam
 def read_proof_state(path: Path) -> None:
     """Check the proof's state file beside --state before any work (GameError naming it):
     a JSON object whose keys have the types certify_complete writes."""
-    from games import GameError
+    from pokerdyn.games import GameError
 
     if not path.exists():
         return
@@ -229,8 +229,8 @@ INFINITE = ("oo", "inf", "infinity")  # B of --pots A:B for the unbounded range 
 def _range(text: str):
     import sympy as sp
 
-    from games import GameError
-    from solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.games import GameError
+    from pokerdyn.solvers.symbolic.pot_values import exact_pot
 
     parts = text.split(":")
     if len(parts) != 2:

@@ -10,7 +10,7 @@ from pokerdyn.commands.common import emit_json
 def run_supports(game, args) -> int:
     import sympy as sp
 
-    from solvers.symbolic.supports.equilibrium_set import (check_size, equilibrium_set,
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import (check_size, equilibrium_set,
                                                            set_record)
 
     from pokerdyn.commands.common import parse_pot
@@ -56,7 +56,7 @@ def print_set(game, pot, res) -> None:
 
 def parse_pot_range(text: str, game) -> tuple:
     """``A:B`` as two exact pots with ``0 < A <= B``."""
-    from games import GameError
+    from pokerdyn.games import GameError
 
     from pokerdyn.commands.common import parse_pot
 
@@ -70,13 +70,13 @@ def parse_pot_range(text: str, game) -> tuple:
 
 
 def run_pot_sweep(game, args) -> int:
-    from solvers.symbolic.family_records import constraint_text, set_str
-    from solvers.symbolic.supports.equilibrium_set import check_size
-    from solvers.symbolic.supports.pot_sweep import NOTE, display, pot_sweep, sweep_records
+    from pokerdyn.solvers.symbolic.family_records import constraint_text, set_str
+    from pokerdyn.solvers.symbolic.supports.equilibrium_set import check_size
+    from pokerdyn.solvers.symbolic.supports.pot_sweep import NOTE, display, pot_sweep, sweep_records
 
     check_size(game)
     if "P" not in game.param_names:
-        from games import GameError
+        from pokerdyn.games import GameError
         raise GameError(f"--pots: game {game.name!r} has no pot parameter P")
     a, b = parse_pot_range(args.pots, game)
     seeds = args.seeds or 4

@@ -3,7 +3,7 @@ reduced normal form), with exact rationals (``--pot`` fixes P; games with a symb
 need it)."""
 from __future__ import annotations
 
-from games import GameError
+from pokerdyn.games import GameError
 
 from pokerdyn.commands.common import (GAME_HELP, add_game_option_arguments, atomic_write_text,
                                       check_output_file, game_with_options, parse_pot,
@@ -27,7 +27,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import sys
 
-    from games.io.efg import to_efg_exact
+    from pokerdyn.games.io.efg import to_efg_exact
 
     if args.format is None:
         from pathlib import Path
@@ -60,9 +60,9 @@ def run(args) -> int:
                            lambda t: f"{len(t):,} characters")
         size = f"{text.count(chr(10)) - 2} nodes"
     else:
-        from games import compile_game
-        from games.io.nfg import to_nfg
-        from games.normal_form import normal_form
+        from pokerdyn.games import compile_game
+        from pokerdyn.games.io.nfg import to_nfg
+        from pokerdyn.games.normal_form import normal_form
 
         nf = with_notice("building the reduced normal form", lambda: normal_form(
             compile_game(game, values), exact=True, exact_params=values),

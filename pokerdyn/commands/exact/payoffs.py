@@ -14,7 +14,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import sympy as sp
 
-    from solvers.symbolic.payoffs import symbolic_payoffs
+    from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
 
     game, values = game_and_values(args.game, args.pot)
     if "P" in values:

@@ -37,9 +37,9 @@ def add_arguments(p) -> None:
 def game_maker(spec: str):
     """``make(collusion, colluders)`` for solvers.collusion from a spec whose game takes the
     collusion options; GameError (one line) for a game without them."""
-    from games import GAMES, GameError
-    from games.catalog.registry import GAME_OPTIONS, make_game
-    from games.catalog.spec import parse_spec
+    from pokerdyn.games import GAMES, GameError
+    from pokerdyn.games.catalog.registry import GAME_OPTIONS, make_game
+    from pokerdyn.games.catalog.spec import parse_spec
 
     base, opts = parse_spec(spec)
     if base not in GAMES:
@@ -61,9 +61,9 @@ def game_maker(spec: str):
 
 
 def run(args) -> int:
-    from games import GameError
-    from games.errors import shown
-    from solvers.collusion import (ROTATION, check_epsilon, collusion_payoffs,
+    from pokerdyn.games import GameError
+    from pokerdyn.games.errors import shown
+    from pokerdyn.solvers.collusion import (ROTATION, check_epsilon, collusion_payoffs,
                                    iterative_solver, record)
 
     paper = args.method == "paper-fp"

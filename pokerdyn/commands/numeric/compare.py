@@ -32,8 +32,8 @@ def _fmt(x: float) -> str:
 
 
 def run(args) -> int:
-    from games import GameError, compile_game
-    from solvers.compare import METHOD_NAMES, compare, value_at
+    from pokerdyn.games import GameError, compile_game
+    from pokerdyn.solvers.compare import METHOD_NAMES, compare, value_at
 
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     if not methods:
@@ -91,8 +91,8 @@ def run(args) -> int:
 def _plot(path: str, results, game) -> None:
     from pathlib import Path
 
-    from figures.base import new_figure, save
-    from figures.convergence.convergence_compare import plot_convergence
+    from pokerdyn.figures.base import new_figure, save
+    from pokerdyn.figures.convergence.convergence_compare import plot_convergence
 
     fig, (a, b) = new_figure(1, 2, size=(10, 4))
     plot_convergence(a, b, results, title=game.description[:70])

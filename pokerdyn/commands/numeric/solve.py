@@ -19,42 +19,42 @@ PRINT_LIMIT = 60  # strategy lines of the text output
 
 
 def _fp(cg, args):
-    from solvers import fictitious_play
+    from pokerdyn.solvers import fictitious_play
     return fictitious_play(cg, iterations=args.iterations, tol=args.tol, schedule=args.schedule,
                            averaging=args.averaging, sigma0=args.sigma0,
                            progress=not args.json)
 
 
 def _hedge(cg, args):
-    from solvers import hedge
+    from pokerdyn.solvers import hedge
     return hedge(cg, iterations=args.iterations, tol=args.tol, sigma0=args.sigma0,
                  progress=not args.json)
 
 
 def _cfr_plus(cg, args):
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
     return cfr(cg, iterations=args.iterations, tol=args.tol, sigma0=args.sigma0,
                progress=not args.json)
 
 
 def _cfr(cg, args):
-    from solvers import cfr
+    from pokerdyn.solvers import cfr
     return cfr(cg, iterations=args.iterations, tol=args.tol, regret_matching_plus=False,
                alternating=False, linear_averaging=False, sigma0=args.sigma0,
                progress=not args.json)
 
 
 def _lp(cg, args):
-    from solvers import solve_lp
-    from solvers.sequence.lp import lp_solver_result
+    from pokerdyn.solvers import solve_lp
+    from pokerdyn.solvers.sequence.lp import lp_solver_result
     return lp_solver_result(cg, solve_lp(cg))
 
 
 def _lcp(cg, args):
-    from solvers.sequence.lcp import lcp_solver_result, solve_lcp
+    from pokerdyn.solvers.sequence.lcp import lcp_solver_result, solve_lcp
     if not args.all:
         return lcp_solver_result(cg, solve_lcp(cg))
-    from solvers.sequence.lcp_all import solve_lcp_all, start_labels
+    from pokerdyn.solvers.sequence.lcp_all import solve_lcp_all, start_labels
     res = solve_lcp_all(cg)
     labels = start_labels(cg)
     args.equilibria = [{"start": labels[e.start], "pivots": e.pivots,
@@ -95,7 +95,7 @@ def add_arguments(p) -> None:
 
 def parse_init(text: str | None) -> dict[str, str]:
     """``NAME=X,NAME=X`` -> {name: text}; values are checked by strategy_from_params."""
-    from games import GameError
+    from pokerdyn.games import GameError
 
     out: dict[str, str] = {}
     for item in (text or "").split(","):
@@ -111,8 +111,8 @@ def parse_init(text: str | None) -> dict[str, str]:
 def run(args) -> int:
     import json
 
-    from games import GameError, compile_game
-    from games.strategy import (has_declared_names, params_from_strategy, strategy_by_infoset,
+    from pokerdyn.games import GameError, compile_game
+    from pokerdyn.games.strategy import (has_declared_names, params_from_strategy, strategy_by_infoset,
                                 strategy_from_params)
 
     if args.method not in METHODS:

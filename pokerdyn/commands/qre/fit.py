@@ -32,8 +32,8 @@ def read_counts(path: str):
 
 
 def run(args) -> int:
-    from games import compile_game
-    from solvers.qre.estimate import counts_from_json, fit_lambda
+    from pokerdyn.games import compile_game
+    from pokerdyn.solvers.qre.estimate import counts_from_json, fit_lambda
 
     level = parse_float(args.level, "--level", low=0.0, high=1.0, low_open=True, high_open=True)
     obj = read_counts(args.counts)  # before the game is built

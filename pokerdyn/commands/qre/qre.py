@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import time
 
-from games import GameError
+from pokerdyn.games import GameError
 
 from pokerdyn.commands.common import (GAME_HELP, emit_json, game_and_values, parse_float,
                                       parse_pot)
@@ -35,7 +35,7 @@ def add_arguments(p) -> None:
 
 def parse_lambdas(text: str) -> list[float]:
     """The precisions of --lambda; GameError unless each is a number > 0."""
-    from solvers.qre import check_lambda
+    from pokerdyn.solvers.qre import check_lambda
     parts = [t.strip() for t in text.split(",")]
     if not parts or any(not t for t in parts):
         raise GameError(f"--lambda={text!r} is not a comma-separated list of numbers > 0; "
@@ -46,7 +46,7 @@ def parse_lambdas(text: str) -> list[float]:
 def parse_pots(text: str) -> tuple[float, float]:
     """``A:B`` with 0 <= A < B <= the largest pot (solvers.symbolic.pot_values); GameError
     otherwise."""
-    from solvers.symbolic.pot_values import POT_MAX_EXP
+    from pokerdyn.solvers.symbolic.pot_values import POT_MAX_EXP
 
     a, sep, b = text.partition(":")
     if not sep:
@@ -66,20 +66,20 @@ def _profile(cg, sigma) -> dict:
 
 
 def _families(game, values):
-    from solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
     if not game.named or len(game.named) > MAX_PARAMETERS:
         return None
     if "P" in game.param_names:
-        from solvers.symbolic.piecewise import solutions_at
+        from pokerdyn.solvers.symbolic.piecewise import solutions_at
         return solutions_at(game, values.get("P", game.defaults.get("P")))
-    from solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
     return list(equilibrium_pieces(game)[0].solutions)
 
 
 def _branch(args, game, values) -> dict:
-    from games import compile_game
-    from solvers.evaluation import expected_payoffs
-    from solvers.qre import branch_limit, check_lambda, trace_branch
+    from pokerdyn.games import compile_game
+    from pokerdyn.solvers.evaluation import expected_payoffs
+    from pokerdyn.solvers.qre import branch_limit, check_lambda, trace_branch
     tol = parse_float(args.tol, "--tol", low=0.0, low_open=True)
     top = 1e7
     if args.max_lambda is not None:
@@ -101,7 +101,7 @@ def _branch(args, game, values) -> dict:
             sol = fams[lim.family]
             fam = {"index": lim.family + 1, "strategy": {k: str(v) for k, v in sol.strategy},
                    "free": lim.free, "nash_conv": lim.family_nash_conv}
-            from solvers.qre.families import certify, exact_point
+            from pokerdyn.solvers.qre.families import certify, exact_point
             pot = parse_pot(args.pot, game) if args.pot is not None else game.defaults.get("P")
             fam["point"] = {k: str(v) for k, v in exact_point(sol, lim.free or {}).items()}
             fam["exact_nash_conv"] = str(certify(game, pot, sol, lim.free or {}))
@@ -121,7 +121,7 @@ def _stability(cg, br, out: dict) -> None:
     """Each branch entry's ``stability`` (the leading eigenvalue of the logit dynamics'
     Jacobian on the strategy simplices, dynamics.learning.branch_stability) and the summary
     ``stability``: the crossings of 0 and the lambda ranges where the QRE is unstable."""
-    from dynamics.learning import branch_stability
+    from pokerdyn.dynamics.learning import branch_stability
     st = branch_stability(cg, br)
     for entry, z in zip(out["branch"], st.leading):
         entry["stability"] = {"max_real_eigenvalue": float(z.real), "imag": float(abs(z.imag)),
@@ -142,9 +142,9 @@ def _stability(cg, br, out: dict) -> None:
 
 
 def _profiles(args, game, values) -> dict:
-    from games import compile_game
-    from solvers.evaluation import expected_payoffs, nash_conv
-    from solvers.qre import qre_profiles
+    from pokerdyn.games import compile_game
+    from pokerdyn.solvers.evaluation import expected_payoffs, nash_conv
+    from pokerdyn.solvers.qre import qre_profiles
     lams = parse_lambdas(args.lambdas)
     cg = compile_game(game, values)
     t0 = time.perf_counter()
@@ -157,7 +157,7 @@ def _profiles(args, game, values) -> dict:
 
 
 def _selection(args, game) -> dict:
-    from solvers.qre.selection import selection_map
+    from pokerdyn.solvers.qre.selection import selection_map
     lo, hi = parse_pots(args.pots)
     grid = int(parse_float(args.grid, "--grid", low=2, high=10000, integer=True))
     t0 = time.perf_counter()
@@ -204,7 +204,7 @@ def _fitted(seg) -> dict:
     """A segment's selected strategy where no family is known: each parameter as an
     expression in P where a small rational function fits its grid values to ``FIT_TOL``
     (solvers.qre.selection.fit_rational), else its value at the middle grid pot."""
-    from solvers.qre.selection import fit_rational
+    from pokerdyn.solvers.qre.selection import fit_rational
     pts = seg.points
     mid = pts[len(pts) // 2]
     out = {}

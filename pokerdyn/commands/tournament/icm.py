@@ -18,8 +18,8 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import numpy as np
 
-    from games import GameError
-    from games.tournament import icm
+    from pokerdyn.games import GameError
+    from pokerdyn.games.tournament import icm
 
     stacks = parse_list(args.stacks, "stacks", low=0, low_open=True)
     payouts = parse_list(args.payouts, "payouts", low=0, high=1)

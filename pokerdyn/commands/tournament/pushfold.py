@@ -84,7 +84,7 @@ def add_arguments(p) -> None:
 
 
 def _grid(names, probs) -> list[list[float]]:
-    from games.preflop.classes import grid_cell
+    from pokerdyn.games.preflop.classes import grid_cell
     g = np.zeros((13, 13))
     for n, p in zip(names, probs):
         g[grid_cell(n)] = p
@@ -92,7 +92,7 @@ def _grid(names, probs) -> list[list[float]]:
 
 
 def _show_grid(title: str, grid) -> None:
-    from games.preflop.classes import RANKS
+    from pokerdyn.games.preflop.classes import RANKS
     print(f"{title}  (% of combos played)")
     print("     " + "".join(f"{r:>4}" for r in RANKS))
     for r, row in zip(RANKS, grid):
@@ -120,7 +120,7 @@ def _ranges(game, sigma, order: tuple[int, ...], hand: str | None):
 
 
 def _solve(cg, method: str, iterations: int, progress: bool):
-    from solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
+    from pokerdyn.solvers import cfr, fictitious_play, hedge, nash_conv, solve_lp
     if method == "lp":
         res = solve_lp(cg)
         return res.strategies, nash_conv(cg, res.strategies)
@@ -136,9 +136,9 @@ def _parse_common(args):
 
 
 def run(args) -> int:
-    from games import GameError
-    from games.preflop.classes import class_index
-    from games.tournament import hands
+    from pokerdyn.games import GameError
+    from pokerdyn.games.preflop.classes import class_index
+    from pokerdyn.games.tournament import hands
 
     blinds, ante = _parse_common(args)
     if args.hand is not None:
@@ -149,9 +149,9 @@ def run(args) -> int:
         raise GameError("pushfold needs --stacks (e.g. 10,10) or --chart")
     stacks = parse_list(args.stacks, "stacks", low=0, low_open=True)
     payouts = None if args.payouts is None else parse_list(args.payouts, "payouts", low=0)
-    from games.compiled import compile_game
-    from games.tournament.icm import check_payouts
-    from games.tournament.jamfold import jamfold_game, table
+    from pokerdyn.games.compiled import compile_game
+    from pokerdyn.games.tournament.icm import check_payouts
+    from pokerdyn.games.tournament.jamfold import jamfold_game, table
 
     t = table(stacks, blinds, ante, args.button)
     if payouts is not None:
@@ -189,7 +189,7 @@ def run(args) -> int:
 def _run_sampled(args, stacks, blinds, ante, payouts, method, t, model="sampled") -> int:
     """3 to 6 seats: the equilibrium over sampled deals, or 3 seats over the 169 classes
     (solvers.tournament)."""
-    from solvers.tournament import jamfold_equilibrium
+    from pokerdyn.solvers.tournament import jamfold_equilibrium
 
     samples = args.samples or 20_000
     iterations = args.iterations or (300 if model == "classes" else 2000)
@@ -204,7 +204,7 @@ def _run_sampled(args, stacks, blinds, ante, payouts, method, t, model="sampled"
     for key, grid in eq.ranges.items():
         seat, rest = key.split(" ", 1)
         if args.hand is not None:
-            from games.tournament.hands import grid_cell
+            from pokerdyn.games.tournament.hands import grid_cell
             r, c = grid_cell(args.hand)
             grid = [[x if (i, j) == (r, c) else None for j, x in enumerate(row)]
                     for i, row in enumerate(grid)]
@@ -258,7 +258,7 @@ def chart_stacks(top: float, step: float, floor: float, force: bool = False) -> 
     blind plus ante), counted before anything is allocated: GameError with the count and
     the limit when there are more than MAX_CHART_STACKS (MAX_CHART_STACKS_FORCED with
     ``force``), or none.  The quotients may overflow (1e308 / 1e-308)."""
-    from games import GameError
+    from pokerdyn.games import GameError
 
     if top <= floor:
         raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
@@ -289,11 +289,11 @@ def chart_stacks(top: float, step: float, floor: float, force: bool = False) -> 
 
 
 def _run_chart(args, blinds, ante) -> int:
-    from games.preflop.classes import grid_cell
-    from games.tournament import hands
-    from games.tournament.jamfold import MAX_DEPTH
-    from figures.tournament.chart import chart_tables
-    from solvers.tournament import hu_chart_faces
+    from pokerdyn.games.preflop.classes import grid_cell
+    from pokerdyn.games.tournament import hands
+    from pokerdyn.games.tournament.jamfold import MAX_DEPTH
+    from pokerdyn.figures.tournament.chart import chart_tables
+    from pokerdyn.solvers.tournament import hu_chart_faces
 
     plot = None if args.plot is None else check_plot_file(args.plot)
     step = parse_float(args.step, "step", low=0, low_open=True)
@@ -308,7 +308,7 @@ def _run_chart(args, blinds, ante) -> int:
     names = [args.hand] if args.hand else list(model.names)
     res = chart_tables(ch, names, [model.names.index(h) for h in names], near_bb)
     if plot is not None:
-        from figures.tournament.chart import chart_figure, near_classes
+        from pokerdyn.figures.tournament.chart import chart_figure, near_classes
         tables = {**res, "stacks": grid.tolist()}
         res["plot"] = str(chart_figure(plot, res["push"], res["call"],
                                        {h: grid_cell(h) for h in names}, float(grid[-1]),

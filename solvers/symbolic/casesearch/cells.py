@@ -19,8 +19,8 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-from solvers.symbolic import psplit
-from solvers.symbolic.casesearch.gains import Coeff, as_expr
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.casesearch.gains import Coeff, as_expr
 
 
 def _primitive(c: Coeff) -> Coeff | None:

@@ -16,7 +16,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic import psplit
 
 Coeff = tuple  # polynomial in P, lowest degree first
 Table = dict  # monomial bitmask -> Coeff

@@ -19,10 +19,10 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from solvers.symbolic import psplit
-from solvers.symbolic.casesearch.boxes import Boxes
-from solvers.symbolic.casesearch.cells import Cells
-from solvers.symbolic.casesearch.gains import compile_gain, vertex_values
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.casesearch.boxes import Boxes
+from pokerdyn.solvers.symbolic.casesearch.cells import Cells
+from pokerdyn.solvers.symbolic.casesearch.gains import compile_gain, vertex_values
 
 
 def add_task(critical: dict, expr: sp.Expr, p: sp.Symbol, task: tuple) -> None:

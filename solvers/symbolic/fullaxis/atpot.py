@@ -19,15 +19,15 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import sympy as sp
 
-from games import Game
+from pokerdyn.games import Game
 
-from solvers.symbolic import psplit
-from solvers.symbolic.casesearch import walk
-from solvers.symbolic.enumeration import Condition, Family, pot_symbol
-from solvers.symbolic.fullaxis import boxprune, posdim
-from solvers.symbolic.fullaxis.forked import forked_map
-from solvers.symbolic.fullaxis.groebner import solve_block
-from solvers.symbolic.supports.solve import solve_support
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.casesearch import walk
+from pokerdyn.solvers.symbolic.enumeration import Condition, Family, pot_symbol
+from pokerdyn.solvers.symbolic.fullaxis import boxprune, posdim
+from pokerdyn.solvers.symbolic.fullaxis.forked import forked_map
+from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
+from pokerdyn.solvers.symbolic.supports.solve import solve_support
 
 CHUNK = 32  # leaves per job of enumerate_pots (about: leaves of one mixed pattern stay together)
 

@@ -9,8 +9,8 @@ from typing import Any, Mapping
 
 import sympy as sp
 
-from games import Game, GameError
-from solvers.exact_profile import Quadratic, exact_values, quadratic_values
+from pokerdyn.games import Game, GameError
+from pokerdyn.solvers.exact_profile import Quadratic, exact_values, quadratic_values
 
 
 def _fraction(e: Any) -> Fraction:

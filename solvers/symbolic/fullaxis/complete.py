@@ -47,20 +47,20 @@ from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
 
-from games import Game
+from pokerdyn.games import Game
 
-from solvers.symbolic import psplit
-from solvers.symbolic.casesearch import walk
-from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
-from solvers.symbolic.fullaxis import exceptional as ex
-from solvers.symbolic.fullaxis import groebner, radical
-from solvers.symbolic.fullaxis.leafbox import (above, below, empty_between, empty_in_parts,
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.casesearch import walk
+from pokerdyn.solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
+from pokerdyn.solvers.symbolic.fullaxis import exceptional as ex
+from pokerdyn.solvers.symbolic.fullaxis import groebner, radical
+from pokerdyn.solvers.symbolic.fullaxis.leafbox import (above, below, empty_between, empty_in_parts,
                                                empty_near, leaf_blocks)
-from solvers.symbolic.fullaxis.forked import forked_map
-from solvers.symbolic.fullaxis.atpot import at_pot
-from solvers.symbolic.fullaxis.sweep import Sweep, generic_family
-from solvers.symbolic.reduce import family_contains, reduce_families
-from solvers.symbolic.supports.solve import SupportTimeout, deadline, solve_support
+from pokerdyn.solvers.symbolic.fullaxis.forked import forked_map
+from pokerdyn.solvers.symbolic.fullaxis.atpot import at_pot
+from pokerdyn.solvers.symbolic.fullaxis.sweep import Sweep, generic_family
+from pokerdyn.solvers.symbolic.reduce import family_contains, reduce_families
+from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, deadline, solve_support
 
 SAVE_EVERY = 25  # leaves between writes of the state file
 
@@ -421,7 +421,7 @@ def _fingerprint(sw: Sweep) -> str:
 
 def _save(path: Path | None, st: dict) -> None:
     if path is not None:  # atomically: an interrupted write leaves the state before it
-        from games.io.files import write_atomically
+        from pokerdyn.games.io.files import write_atomically
 
         text = json.dumps(st)
         write_atomically(path, lambda tmp: tmp.write_text(text))

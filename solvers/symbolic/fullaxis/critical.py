@@ -13,9 +13,9 @@ from typing import Sequence
 
 import sympy as sp
 
-from solvers.symbolic import float_filter, psplit
-from solvers.symbolic.enumeration import Family
-from solvers.symbolic.fullaxis.forked import forked_results
+from pokerdyn.solvers.symbolic import float_filter, psplit
+from pokerdyn.solvers.symbolic.enumeration import Family
+from pokerdyn.solvers.symbolic.fullaxis.forked import forked_results
 
 
 def _constraint_polys(fam: Family, p: sp.Symbol) -> list[sp.Expr]:

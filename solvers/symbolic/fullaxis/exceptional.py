@@ -43,7 +43,7 @@ from typing import Mapping, Sequence
 import sympy as sp
 from sympy.polys.orderings import ProductOrder, grevlex
 
-from solvers.symbolic import float_filter, psplit
+from pokerdyn.solvers.symbolic import float_filter, psplit
 
 
 def inside(r: sp.Expr, low: sp.Expr, high: sp.Expr) -> bool:

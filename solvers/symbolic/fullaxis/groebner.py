@@ -26,11 +26,11 @@ from typing import Sequence
 
 import sympy as sp
 
-from solvers.symbolic import enumeration
-from solvers.symbolic.enumeration import solve_triangular
-from solvers.symbolic.fullaxis import boxprune, radical
-from solvers.symbolic.fullaxis import posdim
-from solvers.symbolic.supports.solve import SupportTimeout, deadline
+from pokerdyn.solvers.symbolic import enumeration
+from pokerdyn.solvers.symbolic.enumeration import solve_triangular
+from pokerdyn.solvers.symbolic.fullaxis import boxprune, radical
+from pokerdyn.solvers.symbolic.fullaxis import posdim
+from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, deadline
 
 SKIPPED: list = []
 NUMERIC: list = []  # irreducible factors of degree > 1 met at a numeric pot

@@ -10,10 +10,10 @@ from typing import Sequence
 
 import sympy as sp
 
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import Condition
-from solvers.symbolic.fullaxis import boxprune
-from solvers.symbolic.supports.solve import blocks, case_equations, pure_values
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import Condition
+from pokerdyn.solvers.symbolic.fullaxis import boxprune
+from pokerdyn.solvers.symbolic.supports.solve import blocks, case_equations, pure_values
 
 
 def leaf_blocks(conds: Sequence[Condition], case: str) -> list[tuple[list, list]]:

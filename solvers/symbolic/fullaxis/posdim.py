@@ -41,7 +41,7 @@ from typing import Callable, Sequence
 import sympy as sp
 from sympy.polys.orderings import ProductOrder, grevlex
 
-from solvers.symbolic.fullaxis import boxprune
+from pokerdyn.solvers.symbolic.fullaxis import boxprune
 
 UNHANDLED: list[tuple[tuple[sp.Expr, ...], str]] = []
 MAX_DEPTH = 12

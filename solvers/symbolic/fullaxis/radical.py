@@ -16,7 +16,7 @@ from typing import Iterable, Sequence
 
 import sympy as sp
 
-from solvers.symbolic import algebraic
+from pokerdyn.solvers.symbolic import algebraic
 
 _U = sp.Dummy("u")
 

@@ -40,17 +40,17 @@ from typing import Any, Callable, Mapping, Sequence
 
 import sympy as sp
 
-from games import Game
+from pokerdyn.games import Game
 
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
-from solvers.symbolic.fullaxis import atpot, groebner, radical
-from solvers.symbolic.fullaxis.atpot import pot_families
-from solvers.symbolic.fullaxis import forked
-from solvers.symbolic.fullaxis.forked import forked_results
-from solvers.symbolic.fullaxis.groebner import solve_block
-from solvers.symbolic.piecewise import Piece, equilibrium_pieces
-from solvers.symbolic.supports.solve import pure_values, solve_support
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import Condition, Family, conditions, pot_symbol
+from pokerdyn.solvers.symbolic.fullaxis import atpot, groebner, radical
+from pokerdyn.solvers.symbolic.fullaxis.atpot import pot_families
+from pokerdyn.solvers.symbolic.fullaxis import forked
+from pokerdyn.solvers.symbolic.fullaxis.forked import forked_results
+from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
+from pokerdyn.solvers.symbolic.piecewise import Piece, equilibrium_pieces
+from pokerdyn.solvers.symbolic.supports.solve import pure_values, solve_support
 
 
 def generic_family(game: Game, conds: Sequence[Condition], case: str,
@@ -267,8 +267,8 @@ def sweep_record(game: Game, fixed: Mapping[str, Any], sw: Sweep, low: sp.Expr,
     sample, and ``certificate``: a rational pot inside the piece, a point of the family
     there and its exact NashConv), the ranges where at least three families coexist (with
     each end's minimal polynomial), the enumerated pots and the time."""
-    from solvers.symbolic.family_records import set_str, solution_record
-    from solvers.symbolic.fullaxis.certify import exact_payoffs
+    from pokerdyn.solvers.symbolic.family_records import set_str, solution_record
+    from pokerdyn.solvers.symbolic.fullaxis.certify import exact_payoffs
 
     p = pot_symbol(game)
     names = [n.name for n in game.named if n.name not in fixed]
@@ -311,8 +311,8 @@ def _certificate(game: Game, at: sp.Expr, smp: dict, pays: list | None, sol: Any
     with ``sqrt(R(P))`` also ``method``: "rational" (``R(at)`` is a square, so the sample is
     rational) or "sympy" (exact arithmetic in ``QQ(sqrt R(at))``).  None at an algebraic
     pot."""
-    from solvers.symbolic.fullaxis.certify import nash_conv_fraction
-    from solvers.symbolic.nash_conv import exact_nash_conv
+    from pokerdyn.solvers.symbolic.fullaxis.certify import nash_conv_fraction
+    from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
 
     out: dict = {"pot": str(at), "sample": {k: str(v) for k, v in smp.items()},
                  "nash_conv": None}

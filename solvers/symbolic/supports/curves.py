@@ -38,14 +38,14 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from games import Game
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import Condition
-from solvers.symbolic.fullaxis import exceptional, groebner, radical
-from solvers.symbolic.fullaxis.certify import quadratic_profile
-from solvers.symbolic.nash_conv import payoffs_at
-from solvers.symbolic.supports import surfaces
-from solvers.symbolic.supports.solve import SupportTimeout, blocks, case_equations, deadline
+from pokerdyn.games import Game
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import Condition
+from pokerdyn.solvers.symbolic.fullaxis import exceptional, groebner, radical
+from pokerdyn.solvers.symbolic.fullaxis.certify import quadratic_profile
+from pokerdyn.solvers.symbolic.nash_conv import payoffs_at
+from pokerdyn.solvers.symbolic.supports import surfaces
+from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, blocks, case_equations, deadline
 
 SECONDS = 60.0  # per unknown tried as the curve's parameter, per stage (basis, back-solve)
 BUDGET = 120.0  # per block: unknowns not tried by then are reported

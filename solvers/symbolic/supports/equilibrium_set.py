@@ -37,19 +37,19 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 
-from games import Game, GameError, compile_game
+from pokerdyn.games import Game, GameError, compile_game
 
-from solvers.symbolic.supports import surfaces
-from solvers.symbolic.supports.curves import Curve, curve_record, support_curves
-from solvers.symbolic.dominance import _reach
-from solvers.symbolic.enumeration import Family
-from solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
+from pokerdyn.solvers.symbolic.supports import surfaces
+from pokerdyn.solvers.symbolic.supports.curves import Curve, curve_record, support_curves
+from pokerdyn.solvers.symbolic.dominance import _reach
+from pokerdyn.solvers.symbolic.enumeration import Family
+from pokerdyn.solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
                                              gain_system, undominated)
-from solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
+from pokerdyn.solvers.symbolic.supports.geometry import (Numeric, center, contained, distance,
                                                 rational_point, sample)
-from solvers.symbolic.supports.propose import (ITERATIONS, LearnedProfile, learned_profiles,
+from pokerdyn.solvers.symbolic.supports.propose import (ITERATIONS, LearnedProfile, learned_profiles,
                                                 refine)
-from solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
+from pokerdyn.solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
 
 EPS_X, TOL_G = 1e-2, 1e-3
 REACH_MIN = 1e-3  # dominated parameters at sets a limit reaches less often are not compared
@@ -313,8 +313,8 @@ def check_size(game: Game) -> None:
     """GameError (pointing to continuation) for a game too large for exact families: more
     than ``SUPPORT_MAX_PARAMETERS`` named parameters or more nodes than symbolic payoffs
     take; or an information set with more than two actions (montyhal.efg)."""
-    from solvers.symbolic.enumeration import require_two_actions
-    from solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
+    from pokerdyn.solvers.symbolic.enumeration import require_two_actions
+    from pokerdyn.solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
 
     require_two_actions(game)  # gains over a box: a third action's simplex is not one
     n, nodes = len(game.named), game.n_nodes

@@ -19,13 +19,13 @@ import sympy as sp
 from sympy.polys.polyerrors import GeneratorsError
 from sympy.polys.rings import PolyRing
 
-from games import Game, GameError
-from games.strategy import param_symbols
+from pokerdyn.games import Game, GameError
+from pokerdyn.games.strategy import param_symbols
 
-from solvers.symbolic.dominance import DominanceResult, Elimination, _reach
-from solvers.symbolic.enumeration import Condition, own_reach
-from solvers.symbolic.nash_conv import payoffs_at
-from solvers.symbolic.payoffs import payoff_elements
+from pokerdyn.solvers.symbolic.dominance import DominanceResult, Elimination, _reach
+from pokerdyn.solvers.symbolic.enumeration import Condition, own_reach
+from pokerdyn.solvers.symbolic.nash_conv import payoffs_at
+from pokerdyn.solvers.symbolic.payoffs import payoff_elements
 
 Terms = dict  # frozenset of parameter indices -> exact coefficient
 

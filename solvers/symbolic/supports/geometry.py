@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from solvers.symbolic.enumeration import Family
+from pokerdyn.solvers.symbolic.enumeration import Family
 
 
 class Numeric:

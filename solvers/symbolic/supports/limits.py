@@ -23,12 +23,12 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import sympy as sp
 
-from games import Game, GameError, compile_game
+from pokerdyn.games import Game, GameError, compile_game
 
-from solvers.symbolic.enumeration import Family, pot_symbol
-from solvers.symbolic.family_records import parse_set, record_constraint, record_family
-from solvers.symbolic.supports.geometry import Numeric, distance
-from solvers.symbolic.supports.propose import LearnedProfile, learned_profiles, refine
+from pokerdyn.solvers.symbolic.enumeration import Family, pot_symbol
+from pokerdyn.solvers.symbolic.family_records import parse_set, record_constraint, record_family
+from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
+from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile, learned_profiles, refine
 
 ITERATIONS = {"cfr+": 200_000, "fp": 200_000}
 

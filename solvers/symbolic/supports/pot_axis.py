@@ -30,16 +30,16 @@ import numpy as np
 import sympy as sp
 from sympy.polys.rings import PolyRing
 
-from games import Game
-from games.strategy import param_symbols
+from pokerdyn.games import Game
+from pokerdyn.games.strategy import param_symbols
 
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import Family, own_reach, pot_symbol
-from solvers.symbolic.nash_conv import payoffs_at
-from solvers.symbolic.supports.gains import (GainSystem, Gains, counterfactual_gains,
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import Family, own_reach, pot_symbol
+from pokerdyn.solvers.symbolic.nash_conv import payoffs_at
+from pokerdyn.solvers.symbolic.supports.gains import (GainSystem, Gains, counterfactual_gains,
                                              exact_nash_conv_at, ring_payoffs)
-from solvers.symbolic.supports.geometry import Numeric, center, rational_point
-from solvers.symbolic.supports.solve import SupportTimeout, deadline, solve_support
+from pokerdyn.solvers.symbolic.supports.geometry import Numeric, center, rational_point
+from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, deadline, solve_support
 
 FM_SECONDS = 20.0  # Fourier-Motzkin of one family; past it only (i) and (ii) are used
 

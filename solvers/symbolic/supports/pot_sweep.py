@@ -22,14 +22,14 @@ from typing import Any, Sequence
 import sympy as sp
 from tqdm import tqdm
 
-from games import Game, GameError
+from pokerdyn.games import Game, GameError
 
-from solvers.symbolic import psplit
-from solvers.symbolic.enumeration import Family
-from solvers.symbolic.family_records import record_constraint
-from solvers.symbolic.piecewise import Solution
-from solvers.symbolic.supports.equilibrium_set import EquilibriumSet, equilibrium_set
-from solvers.symbolic.supports.pot_axis import (Segment, at_value, certify_at, full_case, idle_of,
+from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.enumeration import Family
+from pokerdyn.solvers.symbolic.family_records import record_constraint
+from pokerdyn.solvers.symbolic.piecewise import Solution
+from pokerdyn.solvers.symbolic.supports.equilibrium_set import EquilibriumSet, equilibrium_set
+from pokerdyn.solvers.symbolic.supports.pot_axis import (Segment, at_value, certify_at, full_case, idle_of,
                                                 payoffs_of, pot_system, segments,
                                                 support_families)
 
@@ -270,7 +270,7 @@ def sweep_records(res: PotSweep) -> dict:
     """JSON-ready record: ``families`` as ``pokerdyn equilibria skp --json`` prints them (one
     record per family and P set), plus each family's interval ends with the polynomials
     they are roots of, and the runs' distances at each sample pot."""
-    from solvers.symbolic.family_records import solution_record, set_str
+    from pokerdyn.solvers.symbolic.family_records import solution_record, set_str
 
     fams = []
     for i, pf in enumerate(res.families):

@@ -23,13 +23,13 @@ from typing import Mapping, Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from games import CompiledGame, GameError, params_from_strategy
+from pokerdyn.games import CompiledGame, GameError, params_from_strategy
 
-from solvers.iterative import run_iterative
-from solvers.symbolic.fullaxis.forked import _default_signals, terminate_workers
-from solvers.learning._regret_kernels import RegretState
-from solvers.learning.cfr_plus import CFR
-from solvers.learning.fictitious_play import FictitiousPlay
+from pokerdyn.solvers.iterative import run_iterative
+from pokerdyn.solvers.symbolic.fullaxis.forked import _default_signals, terminate_workers
+from pokerdyn.solvers.learning._regret_kernels import RegretState
+from pokerdyn.solvers.learning.cfr_plus import CFR
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
 
 METHODS = ("cfr+", "fp")
 # fictitious play needs more iterations for the same NashConv (3-player Kuhn, P = 3: about

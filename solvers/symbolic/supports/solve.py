@@ -21,10 +21,10 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import sympy as sp
 
-from games import GameError
+from pokerdyn.games import GameError
 
-from solvers.symbolic import algebraic
-from solvers.symbolic.enumeration import Condition, Family, solve_triangular
+from pokerdyn.solvers.symbolic import algebraic
+from pokerdyn.solvers.symbolic.enumeration import Condition, Family, solve_triangular
 
 MAX_COMBINATIONS = 64
 SECONDS = 30.0  # per support: a limit far from converged can propose a support whose

@@ -31,7 +31,7 @@ from typing import Sequence
 
 import sympy as sp
 
-from solvers.symbolic.supports.solve import SupportTimeout, deadline
+from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, deadline
 
 PAIR_SECONDS = 20.0  # the basis over QQ(a, b) of one pair
 BUDGET = 600.0  # all pairs of one block
@@ -127,7 +127,7 @@ def support_faces(conds: Sequence, case: str, seconds: float = PAIR_SECONDS,
     """:func:`screen` on every block of two or more unknowns of the support ``case``
     (``conds``: the counterfactual gains): the notes left, and the supports (faces) that
     hold its components of dimension >= 2 not excluded."""
-    from solvers.symbolic.supports.solve import blocks, case_equations
+    from pokerdyn.solvers.symbolic.supports.solve import blocks, case_equations
 
     _, xs, eqs = case_equations(conds, case)
     names = [c.symbol.name for c in conds]
