@@ -164,10 +164,11 @@ def test_simulate_refuses_games_without_a_pot(capsys):
 def test_build_notice_only_for_slow_work(capsys, monkeypatch):
     assert common.with_notice("building x", lambda: 7, str) == 7
     assert capsys.readouterr().err == ""                      # quick: silent
-    monkeypatch.setattr(common, "NOTICE_AFTER_S", 0.01)
+    import pokerdyn.api.inputs as inputs  # where the notice's settings live (issue 35)
+    monkeypatch.setattr(inputs, "NOTICE_AFTER_S", 0.01)
     assert common.with_notice("building x", lambda: time.sleep(0.3) or 5, str) == 5
     assert capsys.readouterr().err == ""                      # not a terminal: silent
-    monkeypatch.setattr(common, "stderr_is_terminal", lambda: True)
+    monkeypatch.setattr(inputs, "stderr_is_terminal", lambda: True)
     assert common.with_notice("building x", lambda: time.sleep(0.3) or 5, lambda r: f"{r} nodes") == 5
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "pokerdyn: building x ..." and err[1].startswith("pokerdyn: building x: 5 nodes in ")

@@ -310,9 +310,11 @@ BAD_STATES = ["5", "[]", "", "\ufeff{", '"pots"', '{"pots": 5}', '{"pots": {"abc
 @pytest.fixture
 def no_build(monkeypatch):
     """A game build is an error here: the checks must come before it."""
+    import pokerdyn.api.inputs as inputs
     import pokerdyn.commands.common as common
 
-    monkeypatch.setattr(common, "load_game", lambda *a, **k: pytest.fail("game built"))
+    for module in (common, inputs):  # the command line's name and the front door's own
+        monkeypatch.setattr(module, "load_game", lambda *a, **k: pytest.fail("game built"))
 
 
 @pytest.mark.parametrize("content", BAD_STATES)
