@@ -89,6 +89,17 @@ class CompiledGame:
     def infoset_labels(self) -> tuple[str, ...]:
         return tuple(I.label for I in self.game.infosets)
 
+    def __repr__(self) -> str:
+        # short (a notebook cell, issue 35): the dataclass repr printed every array
+        values = ", ".join(f"{k}={v:g}" if isinstance(v, (int, float)) else f"{k}={v}"
+                           for k, v in list(self.values.items())[:8])
+        more = f", ... {len(self.values)} in all" if len(self.values) > 8 else ""
+        name = self.name if len(self.name) <= 200 else self.name[:197] + "..."
+        return (f"CompiledGame({name!r}, values={{{values[:400]}{more}}}, "
+                f"players={self.n_players}, nodes={self.n_nodes:,}, "
+                f"terminals={int(self.payoffs.shape[0]):,}, infosets={self.n_infosets:,}, "
+                f"max_actions={self.max_actions}, parameters={len(self.game.named):,})")
+
     def nbytes(self) -> int:
         """Bytes held by the compiled arrays."""
         return int(sum(getattr(self, name).nbytes for name in _ARRAYS))

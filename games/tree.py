@@ -146,6 +146,14 @@ class Game:
     def n_infosets(self) -> int:
         return len(self.infosets)
 
+    def __repr__(self) -> str:
+        # short (a notebook cell, issue 35): the dataclass repr listed every node (35 kB)
+        return (f"Game({_short_text(self.name, 200)!r}, players={self.n_players}, "
+                f"nodes={self.n_nodes:,}, terminals={len(self.terminal_node):,}, "
+                f"infosets={self.n_infosets:,}, game_parameters={_names(self.param_names)}, "
+                f"parameters={_names(self.named_names)}, "
+                f"description={_short_text(self.description, 200)!r})")
+
     @property
     def param_names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.params)
@@ -364,6 +372,19 @@ class GameBuilder:
                 ok = sp.simplify(sp.Add(*ps) - 1) == 0
             if not ok:
                 raise GameError(f"chance probabilities at node {n} sum to {sp.Add(*ps)}, not 1")
+
+
+def _short_text(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters (with "...") for a repr."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _names(names: Sequence[str], shown: int = 8) -> str:
+    """At most ``shown`` names for a repr, then how many there are: ``(a, b, ... 960 in all)``."""
+    if len(names) <= shown:
+        return "(" + ", ".join(_short_text(n, 40) for n in names) + ")"
+    return ("(" + ", ".join(_short_text(n, 40) for n in names[:shown])
+            + f", ... {len(names):,} in all)")
 
 
 def _is_number(x: Any) -> bool:

@@ -16,6 +16,7 @@ import logging
 import signal
 import sys
 import threading
+from typing import Iterable
 
 # name -> (module below pokerdyn.commands, grouped by capability; one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -72,19 +73,41 @@ class _Parser(argparse.ArgumentParser):
 NO_RESOURCE_GUARD = ("reproduce",)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from pokerdyn.commands.common import add_resource_arguments
+def build_parser(load: Iterable[str] | None = None) -> argparse.ArgumentParser:
+    """The ``pokerdyn`` parser.  Every command is listed with its help line (from
+    :data:`COMMANDS`, no import); the commands in ``load`` (default: all) get their module's
+    arguments, so :func:`main` imports only the module of the command it runs (``pokerdyn
+    --help`` imports none: issue 35, cheap start)."""
+    from pokerdyn import __version__
 
     parser = _Parser(prog="pokerdyn", description="Equilibria and dynamics of small poker games")
+    parser.add_argument("--version", action="version", version=f"pokerdyn {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    load = set(COMMANDS if load is None else load)
     for name, (module, help_text) in COMMANDS.items():
-        mod = importlib.import_module(f"pokerdyn.commands.{module}")
-        p = sub.add_parser(name, help=help_text, description=mod.__doc__)
-        mod.add_arguments(p)
-        if name not in NO_RESOURCE_GUARD:
-            add_resource_arguments(p)
-        p.set_defaults(_module=mod)
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name in load:
+            _fill(p, name, module)
     return parser
+
+
+def _fill(p: argparse.ArgumentParser, name: str, module: str) -> None:
+    """The arguments of command ``name`` (its module's ``add_arguments``, the resource flags)."""
+    from pokerdyn.commands.common import add_resource_arguments
+
+    mod = importlib.import_module(f"pokerdyn.commands.{module}")
+    p.description = mod.__doc__
+    mod.add_arguments(p)
+    if name not in NO_RESOURCE_GUARD:
+        add_resource_arguments(p)
+    p.set_defaults(_module=mod)
+
+
+def _asked(argv: list[str]) -> tuple[str, ...]:
+    """The command named in ``argv`` (its first word that is not an option; the parser has
+    no top-level option that takes a value), or none."""
+    word = next((a for a in argv if not a.startswith("-")), None)
+    return (word,) if word in COMMANDS else ()
 
 
 def _one_line(exc: BaseException) -> str:
@@ -220,8 +243,9 @@ def _watch(r: int, w: int, parent: int, grace: float) -> None:  # pragma: no cov
 def main(argv: list[str] | None = None) -> int:
     """The command line ``argv`` (default sys.argv[1:]: then, as the process's entry point,
     with the :func:`_watchdog` as well); the exit code."""
-    parser = build_parser()
     entry = argv is None
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_asked(argv))
     args = parser.parse_args(argv)
     code = None
     try:

@@ -210,6 +210,11 @@ def kuhn3_third(full: bool = False) -> Game:
                          "one-third street 3-player Kuhn poker with pot P (Billingham sec. 2)")
 
 
+def kuhn3_third_full() -> Game:
+    """:func:`kuhn3_third` with ``full=True``: every information set has both actions."""
+    return kuhn3_third(full=True)
+
+
 def skp() -> Game:
     """Simplified one-third street Kuhn poker (SKP, Billingham section 3): parameters
     ``b_J c_K d_Q`` with ``b_Q = c_Q = 0``, ``d_K = 1`` (and ``o_K = 0``)."""

@@ -8,38 +8,84 @@ left out, so that output and exports name the exact variant.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import inspect
 import math
 from collections import OrderedDict
+from collections.abc import MutableMapping
 from fractions import Fraction
 from functools import lru_cache
 from numbers import Real
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
-from pokerdyn.games.catalog.kuhn import kuhn, kuhn3, kuhn3_full_simplified, kuhn3_third, skp
-from pokerdyn.games.catalog.river import river
 from pokerdyn.games.catalog.spec import OPENSPIEL_PREFIX, format_spec, format_value, parse_spec, shorten
-from pokerdyn.games.holdem.standard import (leduc, leduc_size, mercer_mmh, mercer_mmh_size, mercer_smh,
-                                   mercer_smh_size)
-from pokerdyn.games.size import GameSize, check_size, current_limits
-from pokerdyn.games.preflop.selby import selby_game
-from pokerdyn.games.tournament.endgame import blind_vs_blind_game
-from pokerdyn.games.tree import Game, GameError
+from pokerdyn.games.errors import GameError
+from pokerdyn.games.size import check_size, current_limits
 
-GAMES: dict[str, Callable[[], Game]] = {
-    "kuhn": kuhn,
-    "kuhn3": kuhn3,
-    "kuhn3-full-simplified": kuhn3_full_simplified,
-    "kuhn3-third": kuhn3_third,
-    "kuhn3-third-full": lambda: kuhn3_third(full=True),
-    "skp": skp,
-    "river": river,
-    "mercer-smh": mercer_smh,
-    "mercer-mmh": mercer_mmh,
-    "leduc": leduc,
-    "selby": selby_game,
-    "blind-vs-blind": blind_vs_blind_game,
-}
+if TYPE_CHECKING:
+    from pokerdyn.games.tree import Game
+
+
+class LazyRegistry(MutableMapping):
+    """A name -> callable registry whose shipped entries are ``"module:attribute"`` strings,
+    imported when the entry is first read (``GAMES["selby"]``): naming, listing and testing
+    membership import nothing, so ``import pokerdyn.games`` loads no game definition
+    (issue 35).  Entries can be set and deleted like a dict's (tests register stand-ins)."""
+
+    def __init__(self, refs: dict[str, str]) -> None:
+        self._data: dict[str, Any] = dict(refs)
+        self._shipped: dict[str, str] = dict(refs)
+        self._loaded: dict[str, Callable] = {}
+
+    def __getitem__(self, name: str) -> Callable:
+        value = self._data[name]
+        if isinstance(value, str):
+            module, _, attr = value.partition(":")
+            value = self._loaded[name] = getattr(importlib.import_module(module), attr)
+            self._data[name] = value
+        return value
+
+    def __setitem__(self, name: str, value: Callable) -> None:
+        self._data[name] = value
+
+    def __delitem__(self, name: str) -> None:
+        del self._data[name]
+
+    def __contains__(self, name: object) -> bool:  # without importing the entry
+        return name in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(self._data)})"
+
+    def shipped(self, name: str) -> bool:
+        """Whether ``name`` holds the entry pokerdyn ships (not one set since)."""
+        value = self._data.get(name)
+        return name in self._shipped and (value == self._shipped[name]
+                                          or value is self._loaded.get(name))
+
+
+_KUHN = "pokerdyn.games.catalog.kuhn"
+_HOLDEM = "pokerdyn.games.holdem.standard"
+GAMES: LazyRegistry = LazyRegistry({
+    "kuhn": f"{_KUHN}:kuhn",
+    "kuhn3": f"{_KUHN}:kuhn3",
+    "kuhn3-full-simplified": f"{_KUHN}:kuhn3_full_simplified",
+    "kuhn3-third": f"{_KUHN}:kuhn3_third",
+    "kuhn3-third-full": f"{_KUHN}:kuhn3_third_full",
+    "skp": f"{_KUHN}:skp",
+    "river": "pokerdyn.games.catalog.river:river",
+    "mercer-smh": f"{_HOLDEM}:mercer_smh",
+    "mercer-mmh": f"{_HOLDEM}:mercer_mmh",
+    "leduc": f"{_HOLDEM}:leduc",
+    "selby": "pokerdyn.games.preflop.selby:selby_game",
+    "blind-vs-blind": "pokerdyn.games.tournament.endgame:blind_vs_blind_game",
+})
 
 # Games whose factory takes keyword options (name -> allowed option names); see make_game.
 GAME_OPTIONS: dict[str, tuple[str, ...]] = {
@@ -168,11 +214,11 @@ def check_option(game: str, key: str, value: Any) -> Any:
 
 # Size estimates of the games that can outgrow memory (the resource guard, games.size):
 # name -> size(limit, **options) -> GameSize, from the same checked options as the factory.
-SIZES: dict[str, Callable[..., GameSize]] = {
-    "mercer-smh": mercer_smh_size,
-    "mercer-mmh": mercer_mmh_size,
-    "leduc": leduc_size,
-}
+SIZES: LazyRegistry = LazyRegistry({
+    "mercer-smh": f"{_HOLDEM}:mercer_smh_size",
+    "mercer-mmh": f"{_HOLDEM}:mercer_mmh_size",
+    "leduc": f"{_HOLDEM}:leduc_size",
+})
 
 
 def get_game(name: str, max_memory: str | int | None = None, force: bool | None = None) -> Game:
