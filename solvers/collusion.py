@@ -36,6 +36,8 @@ from pokerdyn.games import CompiledGame, Game, GameError, compile_game
 from pokerdyn.games.strategy import check_strategy
 
 from pokerdyn.solvers.evaluation import check_player, expected_payoffs, regrets
+from pokerdyn.solvers.methods import (  # noqa: F401  (PAPER_FP_CHECK: figures.mercer.table7's)
+    COLLUSION_METHODS, PAPER_FP_CHECK, PAPER_FP_EPSILON, MethodOptions, check_method, run_method)
 
 
 class Solved(NamedTuple):
@@ -54,11 +56,9 @@ class Solved(NamedTuple):
 Make = Callable[[str | None, tuple[int, int] | None], Game]
 # a solve returns (profile, nash_conv), or a Solved (whose first two fields are those)
 Solve = Callable[[CompiledGame], "tuple[NDArray[np.float64], float] | Solved"]
-METHODS = ("cfr+", "fp", "paper-fp")
-# the paper's fictitious play measures its regret every PAPER_FP_CHECK iterations and
-# replays the last window one check per iteration (paper_fictitious_play's check_every):
-# the Java's stopping iteration, at about 3/4 of the time of a check every iteration
-PAPER_FP_CHECK = 25
+# the methods a collusion solve may use and paper-fp's check interval: the numeric
+# registry's (pokerdyn.solvers.methods), named here for the callers of this module
+METHODS = COLLUSION_METHODS
 
 # Seats (1-based) of A, B, C in the three hands of a dealer rotation.
 ROTATION: tuple[dict[str, int], ...] = ({"A": 1, "B": 2, "C": 3}, {"A": 3, "B": 1, "C": 2},
@@ -128,28 +128,22 @@ def iterative_solver(method: str = "cfr+", tol: float | None = 0.01, iterations:
     (``"paper-fp"``, Mercer's ``Strategies.nes``: uniform start, ``1/(t+1)`` averaging per
     information set) until the largest single-player regret is below ``epsilon`` (default
     0.01, the paper's "0.01-equilibrium") or ``iterations`` (``tol`` unused)."""
-    if method not in METHODS:
-        raise GameError(f"unknown method {method!r}; allowed: {', '.join(METHODS)}")
+    check_method(method, METHODS)
     if method == "paper-fp":
-        epsilon = check_epsilon(0.01 if epsilon is None else epsilon)
+        epsilon = check_epsilon(PAPER_FP_EPSILON if epsilon is None else epsilon)
     elif epsilon is not None:
         raise GameError(f"epsilon={epsilon!r} is allowed with method 'paper-fp' only; "
                         f"{method} stops at tol")
+    # the registry's method (solvers.methods): paper-fp reads epsilon, cfr+ and fp tol
+    options = MethodOptions(iterations=iterations, tol=None if method == "paper-fp" else tol,
+                            epsilon=epsilon, progress=progress and method != "paper-fp")
 
     def solve(cg: CompiledGame) -> Solved:
-        if method == "paper-fp":
-            from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
-            res = paper_fictitious_play(cg, epsilon, max_iterations=iterations,
-                                        check_every=PAPER_FP_CHECK)
-            return Solved(res.strategy, float(res.nash_conv), float(res.regrets.max()),
-                          int(res.iterations), bool(res.max_regret < epsilon))
-        if method == "cfr+":
-            from pokerdyn.solvers.learning.cfr_plus import cfr
-            res = cfr(cg, iterations=iterations, tol=tol, progress=progress)
+        res = run_method(method, cg, options)
+        if method == "paper-fp":  # max_regret: of the returned profile, as the Java's
+            reg = res.options["regrets"]
         else:
-            from pokerdyn.solvers.learning.fictitious_play import fictitious_play
-            res = fictitious_play(cg, iterations=iterations, tol=tol, progress=progress)
-        reg = regrets(cg, res.strategy, check=False)
+            reg = regrets(cg, res.strategy, check=False)
         return Solved(res.strategy, float(res.nash_conv), float(reg.max()),
                       int(res.iterations), bool(res.converged))
     return solve

@@ -3,7 +3,7 @@ against iterations and against time (the history of :func:`solvers.iterative.run
 """
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -11,19 +11,11 @@ from tqdm.auto import tqdm
 
 from pokerdyn.games import CompiledGame, GameError
 
-from pokerdyn.solvers.learning.cfr_plus import CFR
-from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
-from pokerdyn.solvers.learning.hedge import Hedge
-from pokerdyn.solvers.iterative import IterativeMethod, SolverResult, run_iterative
+from pokerdyn.solvers.iterative import SolverResult
+from pokerdyn.solvers.methods import COMPARE_METHODS, ITERATIVE_METHODS, run_method
 
-# name -> factory of the iterative method (the names of `pokerdyn solve --method`)
-ITERATIVE: dict[str, Callable[[], IterativeMethod]] = {
-    "fp": FictitiousPlay,
-    "hedge": Hedge,
-    "cfr+": CFR,
-    "cfr": lambda: CFR(False, False, False, "cfr"),
-}
-METHOD_NAMES = (*ITERATIVE, "lp")
+# the methods `pokerdyn compare` offers (the registry's, pokerdyn.solvers.methods)
+METHOD_NAMES = COMPARE_METHODS
 
 
 def compare(cg: CompiledGame, methods: Sequence[str], seconds: float | None = 30.0,
@@ -42,13 +34,9 @@ def compare(cg: CompiledGame, methods: Sequence[str], seconds: float | None = 30
         check_two_player_zero_sum(cg)  # fail before spending the budget on the others
     out: dict[str, SolverResult] = {}
     for m in tqdm(methods, desc="methods", disable=not progress, leave=False):
-        if m == "lp":
-            from pokerdyn.solvers.sequence.lp import lp_solver_result, solve_lp
-            out[m] = lp_solver_result(cg, solve_lp(cg))
-            continue
-        run_iterative(cg, ITERATIVE[m](), iterations=1)  # compile/load the kernels first
-        out[m] = run_iterative(cg, ITERATIVE[m](), iterations=iterations, tol=tol,
-                               seconds=seconds)
+        if m in ITERATIVE_METHODS:
+            run_method(m, cg, iterations=1)  # compile/load the kernels first
+        out[m] = run_method(m, cg, iterations=iterations, tol=tol, seconds=seconds)
     return out
 
 
@@ -63,4 +51,4 @@ def value_at(history: NDArray[np.float64], column: int, marks: Sequence[float]) 
     return out
 
 
-__all__ = ["ITERATIVE", "METHOD_NAMES", "compare", "value_at"]
+__all__ = ["METHOD_NAMES", "compare", "value_at"]

@@ -36,8 +36,10 @@ def test_solve_skp_ends_near_a_published_equilibrium(capsys):
                          "--iterations", "100000", "--json")
     assert rc == 0
     d = json.loads(out)
+    # the keys are kept; issue 35 added the strategy by information set (acceptance)
     assert set(d) == {"game", "pot", "method", "iterations", "seconds", "nash_conv",
-                      "expected_payoffs", "strategy", "tol", "converged", "strategy_file"}
+                      "expected_payoffs", "strategy", "tol", "converged", "strategy_file",
+                      "strategy_by_infoset"}
     assert d["game"] == "skp" and d["pot"] == 9 and d["method"] == "fp"
     assert d["iterations"] == 100_000 and d["nash_conv"] < 1e-3
     s = d["strategy"]

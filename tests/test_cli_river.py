@@ -15,10 +15,11 @@ def test_solve_river_lp_with_options(capsys):
     out = _json(capsys, ["solve", "river", "--method", "lp", "--street", "half", "--dist1",
                          "0.1,0.2,0.3,0.4", "--dist2", "0.1,0.2,0.3,0.4", "--max-bets", "1",
                          "--bet-size", "0.5", "--json"])
-    # the JSON keys of `solve` are kept; the LP added its exact certificate (issue 34)
+    # the JSON keys of `solve` are kept; the LP added its exact certificate (issue 34), every
+    # solve its strategy by information set (issue 35)
     assert set(out) == {"game", "pot", "method", "iterations", "seconds", "nash_conv",
                         "expected_payoffs", "strategy", "tol", "converged", "strategy_file",
-                        "exact"}
+                        "exact", "strategy_by_infoset"}
     assert out["expected_payoffs"][0] == pytest.approx(0.035, abs=2e-3)  # Papadopoulos 4.1
     assert out["nash_conv"] == pytest.approx(0, abs=1e-9)
 

@@ -63,7 +63,7 @@ ENTRIES = {
     "regrets": lambda cg, s: ev.regrets(cg, s),
     "max_regret": lambda cg, s: ev.max_regret(cg, s),
     "best_response": lambda cg, s: ev.best_response(cg, s, 1),
-    "cfr(sigma0)": lambda cg, s: __import__("solvers").cfr(cg, iterations=2, sigma0=s),
+    "cfr(sigma0)": lambda cg, s: __import__("pokerdyn.solvers", fromlist=["cfr"]).cfr(cg, iterations=2, sigma0=s),
 }
 
 
