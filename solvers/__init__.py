@@ -11,7 +11,7 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["BestResponse", "best_response", "expected_payoffs", "max_regret",
                      "nash_conv", "regrets"], "pokerdyn.solvers.evaluation"),
     **dict.fromkeys(["FictitiousPlay", "fictitious_play"], "pokerdyn.solvers.learning.fictitious_play"),
-    **dict.fromkeys(["SolverResult", "run_iterative"], "pokerdyn.solvers.iterative"),
+    **dict.fromkeys(["SolverResult", "iterate", "run_iterative"], "pokerdyn.solvers.iterative"),
     "symbolic_payoffs": "pokerdyn.solvers.symbolic.payoffs",
     **dict.fromkeys(["CFR", "cfr"], "pokerdyn.solvers.learning.cfr_plus"),
     **dict.fromkeys(["Hedge", "hedge"], "pokerdyn.solvers.learning.hedge"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -50,6 +50,55 @@ def exact_values(game: Game, sigma: dict[str, tuple], payoffs: Sequence[Sequence
     snum = [tuple(p.numerator * (sden // p.denominator) for p in row) for row in probs]
     pnum = [[u.numerator * (pden // u.denominator) for u in row] for row in payoffs]
     return integer_values(game, snum, sden, pnum, pden)
+
+
+def nash_conv(game: Game, sigma: Mapping[str, Sequence], payoffs: Sequence[Sequence[Fraction]]
+              | None = None) -> Fraction:
+    """Exact NashConv of ``sigma`` (the sum over players of the best-response gain; 0 exactly
+    at an equilibrium): the exact counterpart of :func:`solvers.evaluation.nash_conv`, with
+    ``sigma`` and ``payoffs`` as in :func:`exact_values`."""
+    values, best = exact_values(game, sigma, payoffs)
+    return sum((b - v for b, v in zip(best, values)), Fraction(0))
+
+
+def named_profile(game: Game, point: Mapping[str, Any]) -> dict[str, tuple]:
+    """The profile of ``point`` (every named parameter -> its exact rational value) as
+    information set label -> action probabilities (Fractions; a set's unnamed action gets 1
+    minus its named ones, a one-action set 1), the ``sigma`` of :func:`exact_values`.
+    GameError when a parameter is missing, unknown or not a rational number."""
+    names = {p.name for p in game.named}
+    unknown = [k for k in point if k not in names]
+    missing = [k for k in sorted(names) if k not in point]
+    if unknown:
+        raise GameError(f"point has the parameter {unknown[0]!r}, not a named parameter of "
+                        f"{game.name!r} ({', '.join(sorted(names))})")
+    if missing:
+        raise GameError(f"point has no value of {missing[0]!r}; it needs one per named "
+                        f"parameter of {game.name!r}")
+    rows: dict[str, list] = {s.label: [None] * len(s.actions) for s in game.infosets}
+    for prm in game.named:
+        v = _exact_rational(point[prm.name])
+        if v is None:
+            raise GameError(f"point[{prm.name!r}] = {point[prm.name]!r} is not an exact "
+                            "rational number (int, Fraction, sympy Rational or 'p/q')")
+        s = game.infosets[game.infoset_index(prm.infoset)]
+        rows[s.label][s.actions.index(prm.action)] = v
+    for label, row in rows.items():
+        rest = 1 - sum((v for v in row if v is not None), Fraction(0))
+        rows[label] = [rest if v is None else v for v in row]
+    return {label: tuple(row) for label, row in rows.items()}
+
+
+def _exact_rational(v: Any) -> Fraction | None:
+    """``v`` as a Fraction if it is an exact rational (not a float), else None."""
+    if isinstance(v, (bool, float, np.floating)):
+        return None
+    if hasattr(v, "is_Rational"):  # a sympy number
+        return Fraction(int(v.p), int(v.q)) if v.is_Rational else None
+    try:
+        return Fraction(v)
+    except (TypeError, ValueError):
+        return None
 
 
 def _exact_profile(game: Game, sigma: Mapping[str, Sequence]) -> list[tuple[Fraction, ...]]:
@@ -293,4 +342,5 @@ def quadratic_values(game: Game, probs: Sequence[Sequence], payoffs: Sequence[Se
     return integer_values(game, num, 1, pnum, pden, ratio=lambda x, q: x / q)
 
 
-__all__ = ["Quadratic", "exact_values", "integer_values", "quadratic_values", "rational"]
+__all__ = ["Quadratic", "exact_values", "integer_values", "named_profile", "nash_conv",
+           "quadratic_values", "rational"]

@@ -16,12 +16,10 @@ updates, the average strategy weighted by the iteration number times the player'
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
-from tqdm.auto import tqdm
 
 from pokerdyn.games.ranges import RangeGame
 from pokerdyn.games.tree import TERMINAL
@@ -204,47 +202,57 @@ def average(state: CFRState) -> Strategy:
     return {v: _matched(s) for v, s in state.total.items()}
 
 
+@dataclass
+class RangeCFRPlus:
+    """One CFR+ iteration over ranges (regret matching+, alternating updates, averages
+    weighted by ``t`` times the own reach) as :func:`solvers.iterative.iterate` drives it;
+    the state is a :class:`CFRState`.  ``fast``: contract in float32."""
+
+    fast: bool = True
+    name: str = "cfr+ over ranges"
+
+    def advance(self, game: RangeGame, state: CFRState, t0: int, n: int) -> None:
+        for _ in range(n):
+            state.t += 1
+            for p in range(game.n_players):
+                sigma = {v: _matched(r) for v, r in state.regret.items()}
+                reach = reaches(game, sigma)
+                q, _ = action_values(game, sigma, p, reach=reach, fast=self.fast)
+                for v, a in q.items():
+                    ev = (a * sigma[v]).sum(axis=1, keepdims=True)
+                    state.regret[v] = np.maximum(state.regret[v] + a - ev, 0.0)
+                    state.total[v] += state.t * reach[v][p][:, None] * sigma[v]
+
+
 def range_cfr(game: RangeGame, iterations: int = 1000, tol: float | None = None,
               seconds: float | None = None, state: CFRState | None = None,
               check_every: int = 50, progress: bool = False,
               fast: bool = True) -> RangeResult:
     """CFR+ on ``game`` for ``iterations`` (or until NashConv <= ``tol`` at a checkpoint
-    every ``check_every`` iterations, or ``seconds`` of wall clock); continues ``state``
-    when given.  ``fast``: the iterations contract in float32 (regrets, averages and every
-    NashConv stay float64)."""
+    every ``check_every`` iterations, or ``seconds`` of wall clock, read after every
+    iteration); continues ``state`` when given.  ``fast``: the iterations contract in
+    float32 (regrets, averages and every NashConv stay float64).  The loop is
+    :func:`solvers.iterative.iterate`'s."""
+    from pokerdyn.solvers.iterative import iterate  # here: numba only when a run starts
+
     K = game.n_classes
     if state is None:
         zeros = {int(v): np.zeros((K, len(game.actions[v]))) for v in game.decisions}
         state = CFRState(regret={v: z.copy() for v, z in zeros.items()},
                          total={v: z.copy() for v, z in zeros.items()})
-    t0 = time.perf_counter()
-    nc = np.inf
-    bar = tqdm(total=iterations, desc="cfr+ over ranges", disable=not progress, leave=False)
-    for i in range(iterations):
-        state.t += 1
-        for p in range(game.n_players):
-            sigma = {v: _matched(r) for v, r in state.regret.items()}
-            reach = reaches(game, sigma)
-            q, _ = action_values(game, sigma, p, reach=reach, fast=fast)
-            for v, a in q.items():
-                ev = (a * sigma[v]).sum(axis=1, keepdims=True)
-                state.regret[v] = np.maximum(state.regret[v] + a - ev, 0.0)
-                state.total[v] += state.t * reach[v][p][:, None] * sigma[v]
-        bar.update(1)
-        last = i == iterations - 1
-        out_of_time = seconds is not None and time.perf_counter() - t0 > seconds
-        if (i + 1) % check_every == 0 or last or out_of_time:
-            nc, u, _ = nash_conv(game, average(state))
-            state.history.append((state.t, time.perf_counter() - t0, nc))
-            bar.set_postfix(nash_conv=f"{nc:.2e}")
-            if (tol is not None and nc <= tol) or out_of_time:
-                break
-    bar.close()
+    t0 = state.t
+    at = [t0 + i for i in range(check_every, iterations, check_every)] + \
+        ([t0 + iterations] if iterations > 0 else [])
+    run = iterate(game, RangeCFRPlus(fast), state, start=t0, iterations=max(iterations, 0),
+                  at=at, measure=lambda g, st: nash_conv(g, average(st))[0],
+                  stop=None if tol is None else (lambda nc: nc <= tol), seconds=seconds,
+                  chunk=1, progress=progress, label="nash_conv")
+    state.history.extend((int(t), sec, nc) for t, nc, sec in run.history.tolist())
     sigma = average(state)
     nc, u, _ = nash_conv(game, sigma)
     return RangeResult(strategy=sigma, nash_conv=nc, expected_payoffs=u,
                        iterations=state.t, history=np.array(state.history), state=state)
 
 
-__all__ = ["CFRState", "RangeResult", "action_values", "average", "nash_conv", "range_cfr",
+__all__ = ["CFRState", "RangeCFRPlus", "RangeResult", "action_values", "average", "nash_conv", "range_cfr",
            "reaches"]

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from pokerdyn.games import CompiledGame, GameError
 from pokerdyn.games.strategy import check_strategy, uniform_strategy
 from pokerdyn.solvers.evaluation import max_regret, regrets
+from pokerdyn.solvers.iterative import iterate
 from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
 
 
@@ -47,6 +48,29 @@ def _check_resume(cg: CompiledGame, resume) -> tuple[int, NDArray[np.float64]]:
     return int(t), check_strategy(cg, sigma, what="resume sigma")
 
 
+@dataclass
+class _Sigma:
+    """The paper's FP state: the profile and, while each iteration is checked, the regret
+    row its update computes (of the profile before the update)."""
+
+    sigma: NDArray[np.float64]
+    row: NDArray[np.float64] | None = None
+
+
+class PaperStep:
+    """One step of the paper's fictitious play (simultaneous, per-information-set
+    averaging), as :func:`solvers.iterative.iterate` drives it; with ``state.row`` set, the
+    update also logs the regrets of the profile it answers (one iteration per call)."""
+
+    name = "paper-fp"
+
+    def __init__(self):
+        self.fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
+
+    def advance(self, cg: CompiledGame, state: _Sigma, t0: int, n: int) -> None:
+        self.fp.advance(cg, state.sigma, t0, n, regrets=state.row)
+
+
 def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iterations: int = 20_000,
                           check_every: int = 1, log=None,
                           resume: tuple[int, NDArray[np.float64]] | None = None) -> PaperFP:
@@ -60,36 +84,44 @@ def paper_fictitious_play(cg: CompiledGame, epsilon: float = 0.01, max_iteration
     unless the regret dipped below ``epsilon`` and rose again between two earlier checks).
     ``log(t, max_regret)`` is called at each check.  ``resume=(t, sigma)`` continues a run
     from its profile after ``t`` iterations (``max_iterations`` counts from 0).
+
+    Both passes are :func:`solvers.iterative.iterate` runs: every ``k`` iterations with the
+    largest regret measured, then (from the saved check) every iteration with the regret
+    the update computes.
     """
     if check_every < 1:
         raise GameError(f"check_every={check_every} is outside [1, inf)")
-    fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
+    step = PaperStep()
     t0, s0 = (0, uniform_strategy(cg)) if resume is None else _check_resume(cg, resume)
-    sigma = fp.init(cg, s0)
+    state = _Sigma(step.fp.init(cg, s0))
     start = time.perf_counter()
     t, mr, k = t0, float("inf"), check_every
-    saved = (t, sigma.copy())
-    row = np.empty((1, cg.n_players))
-    while t < max_iterations:
-        if k == 1:  # the regret before the update, from the update's own best responses
-            fp.advance(cg, sigma, t, 1, regrets=row)  # the Java averages them in, also last
-            mr = float(row.max())
+    below = lambda m: m < epsilon  # noqa: E731  (the Java's strict test)
+    if k > 1:
+        saved = [t, state.sigma.copy()]
+
+        def check(t: int, m: float, st: _Sigma) -> None:
             if log is not None:
-                log(t, mr)
-            t += 1
-            if mr < epsilon:
-                break
-            continue
-        if t % k == 0:
-            mr = max_regret(cg, sigma, check=False)
-            if log is not None:
-                log(t, mr)
-            if mr < epsilon:                    # replay the window one check per iteration
-                t, sigma = saved[0], saved[1].copy()
-                k = 1
-                continue
-            saved = (t, sigma.copy())
-        fp.advance(cg, sigma, t, 1)
-        t += 1
+                log(t, m)
+            if not below(m):
+                saved[:] = [t, st.sigma.copy()]
+
+        run = iterate(cg, step, state, start=t, iterations=max(max_iterations - t, 0),
+                      at=range(-(-t // k) * k, max_iterations, k),
+                      measure=lambda g, st: max_regret(g, st.sigma, check=False), stop=below,
+                      on_checkpoint=check, label="max_regret")
+        t, mr = run.iterations, run.value if run.history.size else mr
+        if run.converged:              # replay the window one check per iteration
+            t, state = saved[0], _Sigma(saved[1])
+            k = 1
+    if k == 1:  # the regret before the update, from the update's own best responses
+        state.row = np.empty((1, cg.n_players))  # the Java averages them in, also last
+        run = iterate(cg, step, state, start=t, iterations=max(max_iterations - t, 0),
+                      at=range(t + 1, max_iterations + 1),
+                      measure=lambda g, st: float(st.row.max()), stop=below,
+                      on_checkpoint=None if log is None else
+                      (lambda t, m, st: log(t - 1, m)), label="max_regret")
+        t, mr = run.iterations, run.value if run.history.size else mr
+    sigma = state.sigma
     reg = regrets(cg, sigma, check=False)
     return PaperFP(sigma, t, mr, reg, float(reg.sum()), time.perf_counter() - start)

@@ -12,9 +12,11 @@ from __future__ import annotations
 import itertools
 from typing import Any, Mapping, Sequence
 
+import numpy as np
 import sympy as sp
 
 from pokerdyn.games import Game
+from pokerdyn.games.exact_values import exact_number
 from pokerdyn.games.strategy import param_symbols
 
 from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
@@ -66,8 +68,55 @@ def _pure_vertices(game: Game, own: Sequence[sp.Symbol]):
 
 def exact_nash_conv(game: Game, pot: Any, point: dict[str, Any]) -> sp.Expr:
     """Sum over players of the exact best-response gain at the profile ``point`` (name ->
-    exact value) and pot ``pot``; sympy zero exactly at an equilibrium."""
+    exact value) and pot ``pot``; sympy zero exactly at an equilibrium.
+
+    A rational profile of a game with numeric chance at a rational pot goes to the one exact
+    NashConv, :func:`solvers.exact_profile.nash_conv` (sequence-form passes in Fractions);
+    the vertex enumeration of :func:`nash_conv_with` remains for values that are not
+    rational (algebraic numbers, symbols) and points that are not profiles."""
     p = next((s for s in game.params if s.name == "P"), None)
     sub = {p: sp.sympify(pot)} if p is not None else {}
     pt = {k: sp.sympify(v).xreplace(sub) for k, v in point.items()}
+    exact = _rational_nash_conv(game, sub, pt)
+    if exact is not None:
+        return exact
     return nash_conv_with(game, payoffs_at(game, pot), pt)
+
+
+def _rational_nash_conv(game: Game, sub: dict, pt: dict[str, sp.Expr]) -> sp.Rational | None:
+    """:func:`solvers.exact_profile.nash_conv` of the rational profile ``pt`` with the
+    terminal payoffs at the exact pot ``sub``, or None where it does not apply."""
+    from fractions import Fraction
+
+    from pokerdyn.games import GameError
+    from pokerdyn.games.tree import CHANCE
+    from pokerdyn.solvers.exact_profile import named_profile, nash_conv
+
+    if not all(v.is_Rational for v in [*sub.values(), *pt.values()]):
+        return None
+    try:
+        sigma = named_profile(game, pt)
+    except GameError:  # a parameter missing or unknown: the symbolic path's business
+        return None
+    if any(q < 0 for row in sigma.values() for q in row):
+        return None  # not a profile: the polynomials are still defined there
+    kind, parent = game.kind, game.parent
+    if not all(isinstance(game.edge_prob[i], (int, float, np.floating, np.integer))
+               or getattr(game.edge_prob[i], "is_Rational", False)
+               for i in range(1, game.n_nodes) if kind[int(parent[i])] == CHANCE):
+        return None
+    pays = []
+    for row in game.payoffs:
+        out = []
+        for u in row:
+            e = exact_number(u) if isinstance(u, (float, np.floating)) else sp.sympify(u)
+            e = e.xreplace(sub) if sub else e
+            if not e.is_Rational:
+                return None
+            out.append(Fraction(int(e.p), int(e.q)))
+        pays.append(out)
+    try:
+        nc = nash_conv(game, sigma, pays)
+    except GameError:  # a chance probability that is not a small rational
+        return None
+    return sp.Rational(nc.numerator, nc.denominator)
