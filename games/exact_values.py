@@ -16,15 +16,27 @@ from pokerdyn.games.tree import Game, GameError
 FLOAT_DENOMINATOR = 10**9
 
 
+def rational_of_float(x: float) -> sp.Rational:
+    """The one float -> exact rational rule of the package: the rational of denominator at
+    most FLOAT_DENOMINATOR whose nearest float ``x`` is (3/95 from the builder's
+    card-removal weights, 0.1 -> 1/10, 2.5 -> 5/2), else the shortest decimal that prints
+    as ``x``.  ``x`` must be finite (ValueError else: a caller's NaN is its own error)."""
+    x = float(x)
+    if not math.isfinite(x):
+        raise ValueError(f"{x} is not a finite number")
+    f = Fraction(x).limit_denominator(FLOAT_DENOMINATOR)
+    if float(f) == x:
+        return sp.Rational(f.numerator, f.denominator)
+    return sp.Rational(repr(x))
+
+
 def exact_number(x: Any, what: str = "value") -> sp.Rational:
     """``x`` as an exact rational: strings like ``"15/2"`` or ``"7.5"``, ints, floats and
-    sympy rationals; else GameError naming the value.  A float is the rational of denominator
-    at most FLOAT_DENOMINATOR whose nearest float it is (3/95 from the builder's card-removal
-    weights, 0.1 -> 1/10), else its shortest decimal."""
+    sympy rationals; else GameError naming the value.  A float is
+    :func:`rational_of_float` of it.  (Pots, which may be irrational such as
+    ``(5+sqrt(73))/2``, are read by :func:`solvers.symbolic.pot_values.exact_pot`.)"""
     if isinstance(x, (float, np.floating)) and math.isfinite(x):
-        f = Fraction(float(x)).limit_denominator(FLOAT_DENOMINATOR)
-        if float(f) == float(x):
-            return sp.Rational(f.numerator, f.denominator)
+        return rational_of_float(x)
     if isinstance(x, sp.Basic):
         if x.is_Rational:
             return x
@@ -64,9 +76,9 @@ def domain_interval(game: Game, name: str = "P") -> sp.Interval:
     dom = game.domains.get(name)
     if dom is None:
         return sp.Interval(-sp.oo, sp.oo)
-    lo = -sp.oo if dom.low == float("-inf") else sp.nsimplify(dom.low, rational=True)
-    hi = sp.oo if dom.high == float("inf") else sp.nsimplify(dom.high, rational=True)
+    lo = -sp.oo if dom.low == float("-inf") else rational_of_float(dom.low)
+    hi = sp.oo if dom.high == float("inf") else rational_of_float(dom.high)
     return sp.Interval(lo, hi, dom.low_open, dom.high_open)
 
 
-__all__ = ["domain_interval", "exact_number", "exact_value", "exact_values"]
+__all__ = ["domain_interval", "exact_number", "rational_of_float", "exact_value", "exact_values"]

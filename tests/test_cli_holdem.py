@@ -214,7 +214,7 @@ def test_leduc_deck_options(capsys):
 
 
 def test_export_refuses_huge_games_at_once(capsys, monkeypatch):
-    from pokerdyn.commands.exact import export
+    from pokerdyn.api import exact as export  # the limit of export lives there
 
     monkeypatch.setattr(export, "MAX_EXPORT_NODES", 1000)
     assert _fails(capsys, ["export", "mercer-smh", "x.efg"]) == \

@@ -333,7 +333,7 @@ def test_fuzz_numeric_options(data, tmp_path, monkeypatch):
     """Tolerances, time budgets, counts, seeds, pot ranges: hostile values, and values in
     range whose product is hours of work (crosscheck) or a range continuation cannot
     cover; each refused before the game is built or a solver runs."""
-    import pokerdyn.commands.exact.crosscheck as cc
+    import pokerdyn.api.exact as cc  # the crosscheck command's checks live there
     import pokerdyn.solvers.continuation.api as cont
 
     monkeypatch.setattr(cc, "game_and_values", _never)

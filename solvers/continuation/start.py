@@ -46,8 +46,10 @@ def dominance_locks(S: IndifferenceSystem, pots: tuple[float, float]
         return {}, (f"skipped: {len(game.named)} parameters, more than "
                     f"{DOMINANCE_MAX_NAMED} for the exact check")
     try:
-        res = iterated_dominance(game, pot=sp.Interval(sp.nsimplify(pots[0]),
-                                                       sp.nsimplify(pots[1])))
+        from pokerdyn.games.exact_values import rational_of_float
+
+        res = iterated_dominance(game, pot=sp.Interval(rational_of_float(pots[0]),
+                                                       rational_of_float(pots[1])))
     except GameError as e:
         return {}, f"skipped: {e}"
     where = {int(I): i for i, I in enumerate(S.sets)}

@@ -88,9 +88,13 @@ def _pot_range(game: Game, pot: Any) -> tuple[dict, sp.Set | None]:
         if sub.is_empty or not isinstance(sub, sp.Interval):
             raise GameError(f"pot range {pot} is not an interval inside the domain {full}")
         return {}, sub
-    value = exact_number(pot, "pot")
+    from pokerdyn.solvers.symbolic.pot_values import exact_pot
+
+    value = exact_pot(pot)  # the one pot reader: "(5+sqrt(73))/2" as --pot takes it
     if not full.contains(value):
         raise GameError(f"pot={pot} is outside the allowed range {full}")
+    if not value.is_Rational:  # the ring is over QQ: P stays a generator, its signs exact
+        return {}, sp.FiniteSet(value)  # at this one algebraic value (_signs)
     return {"P": value}, None
 
 
@@ -139,6 +143,10 @@ def _signs(rows: np.ndarray, pot_range: sp.Set | None, psym: sp.Symbol | None) -
             out.add(int(np.sign(row[-1])))
             continue
         poly = sp.Poly([int(a) for a in row], psym)
+        if isinstance(pot_range, sp.FiniteSet):  # one algebraic pot: the exact sign there
+            from pokerdyn.solvers.symbolic import algebraic
+            out.update(algebraic.sign(poly.as_expr().xreplace({psym: v})) for v in pot_range)
+            continue
         roots = sorted(set(sp.real_roots(poly)), key=lambda r: float(r.evalf(30)))
         inside = [r for r in roots if pot_range.contains(r) == sp.true]
         if inside:

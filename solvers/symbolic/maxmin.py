@@ -53,7 +53,9 @@ class MaxminResult:
 
     def at(self, player: int, pot: Any) -> MaxminPiece:
         """The piece of ``player`` that contains ``pot``."""
-        x = pot if isinstance(pot, sp.Basic) else exact_number(pot, "pot")
+        from pokerdyn.solvers.symbolic.pot_values import exact_pot
+
+        x = pot if isinstance(pot, sp.Basic) else exact_pot(pot)  # the one pot reader
         for piece in self.pieces[player]:
             if piece.interval.contains(x) == sp.true:
                 return piece

@@ -16,7 +16,7 @@ from sympy.polys.polyerrors import CoercionFailed
 from sympy.polys.rings import PolyRing
 
 from pokerdyn.games import Game, GameError
-from pokerdyn.games.exact_values import exact_number
+from pokerdyn.games.exact_values import exact_number, rational_of_float
 from pokerdyn.games.strategy import symbolic_strategy
 from pokerdyn.games.tree import CHANCE, DECISION
 
@@ -75,7 +75,7 @@ def _substitution(game: Game, values: Mapping[str, Any]) -> dict:
         sym = next((s for s in game.params if s.name == k), None)
         if sym is None:
             raise GameError(f"game {game.name!r} has no parameter {k!r}")
-        subs[sym] = sp.nsimplify(v, rational=True) if isinstance(v, float) else sp.sympify(v)
+        subs[sym] = rational_of_float(v) if isinstance(v, float) else sp.sympify(v)
     return subs
 
 

@@ -50,7 +50,8 @@ class Solution:
     def sample(self, pot: Any = None, p: sp.Symbol | None = None) -> dict[str, sp.Expr]:
         """An exact point of the family (free parameters inside their constraints) at the
         pot ``pot`` (needed when the piece is an interval)."""
-        sub = {p: sp.nsimplify(pot)} if p is not None and pot is not None else {}
+        v = pot if isinstance(pot, sp.Basic) else exact_pot(pot) if pot is not None else None
+        sub = {p: v} if p is not None and v is not None else {}  # a float 2.5 is 5/2
         cons = [(sp.expand(e.xreplace(sub)), s) for e, s in self.raw]
         xs = [sp.Symbol(n, real=True) for n in self.free]
         pt = psplit.interior_point(cons, xs)
@@ -218,8 +219,10 @@ def equilibrium_pieces(game: Game, fixed: Mapping[str, Any] | None = None,
         out = [Piece(sp.S.Reals, tuple(_display(f, pays, None, None) for f in fams))]
         _CACHE[key] = out
         return out
-    dom = game.domains.get("P")
-    low = sp.nsimplify(dom.low) if dom and dom.low > -float("inf") else sp.S.Zero
+    from pokerdyn.games.exact_values import domain_interval
+
+    low = domain_interval(game, "P").inf
+    low = sp.S.Zero if low is sp.S.NegativeInfinity else low
     if low != 0:
         raise GameError("the P axis must start at 0 (domain (0, oo))")
     critical: dict = dict(tasks or {})

@@ -15,6 +15,7 @@ import sympy as sp
 
 from pokerdyn.games import GameError
 from pokerdyn.games.errors import shown as _shown
+from pokerdyn.games.exact_values import rational_of_float
 from pokerdyn.solvers.symbolic import algebraic
 
 
@@ -145,7 +146,7 @@ def exact_pot(pot: Any) -> sp.Expr:
         v = _parse(text, shown)
     elif isinstance(pot, float):
         v = sp.nan if pot != pot else sp.oo if pot == float("inf") else -sp.oo \
-            if pot == float("-inf") else sp.nsimplify(repr(pot), rational=True)
+            if pot == float("-inf") else rational_of_float(pot)
     else:
         v = sp.sympify(pot)
     if not v.is_number or v.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
@@ -159,3 +160,35 @@ def exact_pot(pot: Any) -> sp.Expr:
     if algebraic.sign(v) <= 0:
         raise GameError(f"pot={shown} is outside {rng}")
     return v
+
+
+INFINITE = ("oo", "inf", "infinity")  # B of A:B for the unbounded range P >= A
+
+
+def pot_range(text: str, what: str = "--pots", *, unbounded: bool = False,
+              closed: bool = False, rational: bool = False,
+              check: Any = None) -> tuple[sp.Expr, sp.Expr]:
+    """The one reader of a pot range ``A:B`` (``--pots`` of every command, and the
+    ``(low, high)`` pot of the front door written as text): two pots read by
+    :func:`exact_pot` (``check(text)``, when given, reads each instead: the game's domain
+    check of ``--pot``), with ``A < B`` (``closed``: ``A <= B``); ``unbounded``: ``B`` may
+    be ``oo`` (``inf``, ``infinity``: the range ``P >= A``, returned as ``sympy.oo``);
+    ``rational``: both must be rational.  GameError with one line naming ``what`` and the
+    value otherwise."""
+    read = check or exact_pot
+    parts = text.split(":") if isinstance(text, str) else []
+    if len(parts) != 2:
+        form = ("two exact pots, 0 < A <= B" if closed else
+                "two numbers, A < B; B may be oo" if unbounded else "two numbers, A < B")
+        raise GameError(f"{what}={text!r} is not a range A:B ({form})")
+    a = read(parts[0].strip())
+    b = sp.oo if unbounded and parts[1].strip().lower() in INFINITE else read(parts[1].strip())
+    if closed:
+        if (rational and not (a.is_Rational and b.is_Rational)) or b < a:
+            raise GameError(f"{what}={text}: give rational pots A:B with 0 < A <= B")
+        return a, b
+    if not a < b:
+        raise GameError(f"{what}={text} is an empty or reversed range; give A:B with A < B")
+    if rational and not (a.is_Rational and (b is sp.oo or b.is_Rational)):
+        raise GameError(f"{what}={text}: give rational pots A:B with A < B")
+    return a, b

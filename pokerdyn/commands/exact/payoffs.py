@@ -2,7 +2,7 @@
 unless --pot is given)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import GAME_HELP, emit_json, game_and_values, parse_pot
+from pokerdyn.commands.common import GAME_HELP, emit_json
 
 
 def add_arguments(p) -> None:
@@ -12,18 +12,8 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import sympy as sp
+    from pokerdyn.api.exact import payoffs
 
-    from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
-
-    game, values = game_and_values(args.game, args.pot)
-    if "P" in values:
-        values["P"] = parse_pot(args.pot, game)
-    exprs = symbolic_payoffs(game, values)
-    if args.json:
-        emit_json({"game": game.name, "parameters": list(game.named_names),
-                   "payoffs": [str(sp.factor_terms(e)) for e in exprs]})
-        return 0
-    for p, e in enumerate(exprs):
-        print(f"E{p + 1} = {sp.factor_terms(e)}")
+    res = payoffs(args.game, args.pot)
+    emit_json(res.to_dict()) if args.json else print(res.to_text())
     return 0

@@ -14,7 +14,9 @@ from pokerdyn.solvers.exact_profile import Quadratic, exact_values, quadratic_va
 
 
 def _fraction(e: Any) -> Fraction:
-    r = sp.nsimplify(e) if isinstance(e, float) else sp.sympify(e)
+    from pokerdyn.games.exact_values import rational_of_float
+
+    r = rational_of_float(e) if isinstance(e, float) else sp.sympify(e)
     if not r.is_Rational:
         raise GameError(f"value {e} is not rational")
     return Fraction(int(r.p), int(r.q))
