@@ -54,6 +54,34 @@ class Trajectory:
     def __len__(self) -> int:
         return self.times.shape[0]
 
+    def __repr__(self) -> str:  # a summary: the samples themselves were 30,300 characters
+        from pokerdyn.dynamics.summary import format_repr, summarize
+
+        n = len(self)
+        span = f"{n:,} samples, t in [{self.times[0]:.6g}, {self.times[-1]:.6g}]" if n else \
+            "no samples"
+        pay = "none" if self.payoffs is None else \
+            f"{self.meta.get('payoffs', 'cumulative')}, {self.payoffs.shape[1]} players"
+        meta = {k: v for k, v in self.meta.items() if k in ("model", "method", "nfev")}
+        final = {k: round(v, 6) for k, v in self.final.items()} if n else {}
+        return format_repr("Trajectory", {"times": span, "names": summarize(self.names),
+                                          "final": summarize(final, 400), "payoffs": pay,
+                                          "meta": summarize(meta, 400)})
+
+    def to_frame(self):
+        """The samples as a pandas DataFrame: column ``t``, one per parameter and, when
+        the trajectory has payoffs, ``E1 ... En`` (imported when asked)."""
+        import pandas as pd
+
+        cols = {"t": self.times, **{n: self.states[:, j] for j, n in enumerate(self.names)}}
+        if self.payoffs is not None:
+            cols.update({f"E{p + 1}": self.payoffs[:, p] for p in range(self.payoffs.shape[1])})
+        return pd.DataFrame(cols)
+
+    def _repr_html_(self) -> str:
+        import html
+        return f"<pre>{html.escape(repr(self))}</pre>"
+
     @property
     def final(self) -> dict[str, float]:
         """The last state as ``{name: value}``."""
@@ -65,3 +93,4 @@ class Trajectory:
             return self.states[:, self.names.index(name)]
         except ValueError:
             raise KeyError(f"unknown parameter {name!r}; have {', '.join(self.names)}") from None
+

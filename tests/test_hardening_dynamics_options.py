@@ -215,9 +215,9 @@ def test_simulate_checks_every_output_path_before_any_work(plot, counts, tmp_pat
                                                            monkeypatch):
     """Defect 5: `--plot f.png --counts-out /missing/x.json` wrote f.png, then failed.
     Both paths are checked before the game is even loaded."""
-    import pokerdyn.commands.dynamics.simulate as cmd
+    import pokerdyn.api.dynamics as api
 
-    monkeypatch.setattr(cmd, "play_setup", _fail)
+    monkeypatch.setattr(api, "_play_setup", _fail)
     run_bad(["simulate", "skp", "--rounds=100", f"--plot={plot}", f"--counts-out={counts}"],
             (plot, counts), tmp_path)
 

@@ -171,7 +171,9 @@ def test_costly_cells_are_refused_with_the_estimate(tmp_path):
     # fp's cost grows with the game's size: skp (90 nodes) vs river (145)
     fp = load_config(write(tmp_path, '[sweep]\nexperiment = "fp"\n[fixed]\niterations = 1000\n'
                                      '[grid]\ngame = ["kuhn", "river"]\n'))
-    nodes = [__import__("games").get_game(g).n_nodes for g in ("kuhn", "river")]
+    from pokerdyn.games import get_game
+
+    nodes = [get_game(g).n_nodes for g in ("kuhn", "river")]
     expect = sum(E.CELL_OVERHEAD_S + 1000 * n * E.FP_NODE_ITERATION_S for n in nodes)
     assert fp.estimated_seconds() == pytest.approx(expect)
 

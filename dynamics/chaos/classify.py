@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 
 from pokerdyn.dynamics.chaos.lyapunov import ChaosRun
 from pokerdyn.dynamics.chaos.rest_points import RestPoint
+from pokerdyn.dynamics.summary import summary_repr
 
 
 def section_clusters(points: NDArray[np.float64], tol: float = 1e-4) -> int:
@@ -51,6 +52,8 @@ def correlation_dimension(points: NDArray[np.float64], max_points: int = 1500) -
 @dataclass(frozen=True)
 class RunClass:
     """The verdict on one run, with the numbers behind it."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     kind: str               # periodic, quasi-periodic, chaotic, converging, irregular
     exponent: float

@@ -36,6 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from pokerdyn.games import GameError
+from pokerdyn.dynamics.summary import summary_repr
 
 
 def window_exponents(times: ArrayLike, logs: ArrayLike, t_count: float,
@@ -58,6 +59,8 @@ def window_exponents(times: ArrayLike, logs: ArrayLike, t_count: float,
 @dataclass(frozen=True)
 class Convergence:
     """Verdict on one Benettin run (see the module docstring)."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     estimate: float
     stderr: float

@@ -25,6 +25,7 @@ from pokerdyn.dynamics.chaos.kernels import MAX_STEPS, check_finished, integrate
 from pokerdyn.dynamics.ode.model import ODEModel
 from pokerdyn.dynamics.ode.solve import check_initial
 from pokerdyn.dynamics.trajectory import Trajectory
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,8 @@ class ChaosRun:
     """One long run: sampled trajectory (payoffs cumulative), the Lyapunov running estimate
     (``lyap_times``, ``lyap_running``), Poincare crossings (times, points) of ``section``
     and the mean profit rate of each player after ``t_skip``."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     trajectory: Trajectory
     lyap_times: NDArray[np.float64]
@@ -164,6 +167,8 @@ class LyapunovEstimate:
     """Largest-Lyapunov estimates from several starts: per start the final value and the
     spread of its running estimate over the last quarter; ``mean``, ``std`` between
     starts."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     starts: NDArray[np.float64]
     exponents: NDArray[np.float64]

@@ -37,6 +37,7 @@ from scipy.optimize import least_squares
 from pokerdyn.games import Game, GameError, compile_game
 from pokerdyn.games.strategy import params_from_strategy
 from pokerdyn.dynamics.ode.model import ODEModel, compile_exprs, ode_model
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class RestPoint:
     """A rest point: coordinates, residual of the field, Jacobian eigenvalues, whether it
     is a Nash equilibrium of the game (sign conditions at the faces), the payoffs there and
     where it came from."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     point: dict[str, float]
     residual: float
@@ -214,6 +217,8 @@ def find_rest_points(game: Game, model: ODEModel,
 @dataclass(frozen=True)
 class PotRestPoints:
     """The rest points of the model at one pot."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     pot: float
     points: tuple[RestPoint, ...]

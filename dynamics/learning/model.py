@@ -33,20 +33,24 @@ from numpy.typing import ArrayLike, NDArray
 
 from pokerdyn.games import CompiledGame, GameError
 from pokerdyn.games.strategy import check_strategy
-from pokerdyn.dynamics.ode.model import check_state
+from pokerdyn.dynamics.model_protocol import FieldMethods
 from pokerdyn.solvers.evaluation import expected_payoffs
 from pokerdyn.solvers.qre.core import action_values, check_lambda, softmax_rows, value_jacobian
 
 from pokerdyn.dynamics.learning import _kernels as LK
+from pokerdyn.dynamics.summary import summary_repr
 
 RULES = ("logit", "replicator", "smoothed-br")
 WEIGHTINGS = ("conditional", "reach")
 
 
 @dataclass(frozen=True, eq=False)
-class LearningModel:
-    """A learning dynamics on ``cg`` (see module docstring).  ``f(t, y)`` and ``jac(t, y)``
+class LearningModel(FieldMethods):
+    """A learning dynamics on ``cg`` (see module docstring), a
+    :class:`~pokerdyn.dynamics.model_protocol.DynamicsModel`: ``f(t, y)`` and ``jac(t, y)``
     follow :func:`scipy.integrate.solve_ivp`; ``y`` of shape ``(n,)`` or ``(n, m)``."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     cg: CompiledGame
     rule: str
@@ -57,7 +61,7 @@ class LearningModel:
     idx: NDArray[np.int64]              # flat (I * A + a) index of each state component
     meta: dict[str, Any] = field(default_factory=dict)
 
-    # --- the interface of dynamics.ode.model.ODEModel used by dynamics.ode.solve
+    # --- the DynamicsModel protocol (dynamics.model_protocol), as dynamics.ode.solve uses it
     @property
     def game(self) -> str:
         return self.cg.name
@@ -84,22 +88,6 @@ class LearningModel:
         vals = ", ".join(f"{k} = {v:g}" for k, v in self.cg.values.items())
         lam = "" if self.lam is None else f", lambda = {self.lam:g}"
         return f"{self.game} {self.rule} dynamics{': ' + vals if vals else ''}{lam}"
-
-    def f(self, t: float, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """dy/dt at ``y``."""
-        return self._f(check_state(self, y))
-
-    def jac(self, t: float, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """d(dy/dt)/dy, shape (n, n) (or (n, n, m) for a batch)."""
-        return self._jac(check_state(self, y))
-
-    def payoff(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Expected payoff of each player at ``y``."""
-        return self._pay(check_state(self, y))
-
-    def payoff_gradient(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """dE_p/dy_i, shape (n_players, n)."""
-        return self._dpay(check_state(self, y))
 
     # --- conversions
     def profile(self, y: ArrayLike) -> NDArray[np.float64]:

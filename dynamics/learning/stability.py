@@ -25,6 +25,7 @@ from pokerdyn.solvers.qre.branch import Branch, newton_at, trace_branch
 from pokerdyn.solvers.qre.core import BranchSystem
 
 from pokerdyn.dynamics.learning.model import LearningModel, learning_model
+from pokerdyn.dynamics.summary import summary_repr
 
 
 def tangent_basis(model: LearningModel) -> NDArray[np.float64]:
@@ -79,6 +80,8 @@ class BranchStability:
     the precisions where ``leading.real`` changes sign, each ``{"lambda", "imag",
     "kind"}`` (``"hopf"`` for a complex pair, else ``"real"``), located by Brent's method.
     """
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     lambdas: NDArray[np.float64]
     leading: NDArray[np.complex128]

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from pokerdyn.games import GameError
 from pokerdyn.dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class Equilibrium:
     """An equilibrium: numeric and exact coordinates, Jacobian eigen-decomposition
     (``eigenvectors[:, j]`` belongs to ``eigenvalues[j]``), dimensions of the stable,
     unstable and centre subspaces, invariant planes through it and a type string."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     point: dict[str, float]
     exact: dict[str, sp.Expr]

@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 
 from pokerdyn.dynamics.ode.equilibria import face_values
 from pokerdyn.dynamics.ode.model import ODEModel
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class FirstIntegral:
     """H(x, y) conserved on the invariant plane ``fixed`` (``{name: value}``), with
     ``variables = (x, y)``.  ``hessian_definite`` says whether H is strictly convex or
     concave at its stationary point ``centre`` (then the orbits nearby are closed)."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     fixed: dict[str, sp.Expr]
     variables: tuple[str, str]

@@ -20,6 +20,7 @@ from pokerdyn.dynamics.ode.equilibria import Equilibrium, face_values
 from pokerdyn.dynamics.ode.model import ODEModel
 from pokerdyn.dynamics.ode.solve import simulate, simulate_batch
 from pokerdyn.dynamics.trajectory import Trajectory
+from pokerdyn.dynamics.summary import summary_repr
 
 
 def eigenspace_basis(eq: Equilibrium, which: str = "stable", tol: float = 1e-9
@@ -75,6 +76,8 @@ class BasinMap:
     """Which invariant face (``faces[label]``) each initial point approaches; label -1:
     undecided by ``t_end``.  ``distance[i, f]`` is the largest distance from face f over the
     last ``tail`` fraction of trajectory i."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     points: NDArray[np.float64]
     labels: NDArray[np.int64]

@@ -45,19 +45,24 @@ from sympy.printing.numpy import NumPyPrinter
 from pokerdyn.games import Game, GameError
 from pokerdyn.games.strategy import param_symbols
 from pokerdyn.dynamics.budget import K_MAX
+from pokerdyn.dynamics.model_protocol import FieldMethods, check_state  # noqa: F401
 from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.dynamics.summary import summary_repr
 
 FuncLike = Union[Callable[[Any], Any], sp.Expr, None]
 
 
 @dataclass(frozen=True)
-class ODEModel:
-    """A compiled ODE model of adaptive play (see module docstring).
+class ODEModel(FieldMethods):
+    """A compiled ODE model of adaptive play (see module docstring); a
+    :class:`~pokerdyn.dynamics.model_protocol.DynamicsModel`.
 
     ``rhs``, ``jacobian`` and ``payoffs`` are exact sympy expressions in ``symbols``;
     ``f(t, y)`` / ``jac(t, y)`` follow the :func:`scipy.integrate.solve_ivp` convention and
     accept ``y`` of shape ``(n,)`` or ``(n, m)`` (vectorised).
     """
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     game: str
     names: tuple[str, ...]
@@ -97,22 +102,6 @@ class ODEModel:
     @property
     def n_players(self) -> int:
         return len(self.payoffs)
-
-    def f(self, t: float, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """dy/dt at ``y`` (shape (n,) or (n, m))."""
-        return self._f(check_state(self, y))
-
-    def jac(self, t: float, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Jacobian d(dy/dt)/dy, shape (n, n) (or (n, n, m) for a batch)."""
-        return self._jac(check_state(self, y))
-
-    def payoff(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """Expected payoff of each player at ``y``: shape (n_players,) or (n_players, m)."""
-        return self._pay(check_state(self, y))
-
-    def payoff_gradient(self, y: NDArray[np.float64]) -> NDArray[np.float64]:
-        """d(payoff_p)/dy_i at ``y``: shape (n_players, n) (or with a batch axis)."""
-        return self._dpay(check_state(self, y))
 
     def label(self) -> str:
         """Short description for plot titles: game, parameter values and rates."""
@@ -235,23 +224,6 @@ def ode_model(game: Game, values: Mapping[str, Any] | None = None, k: Any = 1, g
 
 
 # ---------------------------------------------------------------------------- compilation
-def check_state(model: Any, y: Any, what: str = "state y") -> NDArray[np.float64]:
-    """``y`` as a float array of shape ``(n,)`` or ``(n, m)`` (``n = model.n``: one value per
-    ``model.names``), else GameError: the shape guard of the public ``f``/``jac``/``payoff``
-    of the ODE and learning models (O(1); values are not range-checked, an integrator may
-    step slightly outside [0, 1])."""
-    names = ", ".join(model.names[:8]) + (", ..." if model.n > 8 else "")
-    try:
-        arr = np.asarray(y, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise GameError(f"{what} is not an array of numbers; it needs {model.n} values "
-                        f"({names})") from None
-    if arr.ndim not in (1, 2) or arr.shape[0] != model.n:
-        raise GameError(f"{what} has shape {arr.shape}; the model needs shape ({model.n},) "
-                        f"or ({model.n}, m): one value per {names}")
-    return arr
-
-
 def compile_exprs(xs: Sequence[sp.Symbol], exprs: Sequence[sp.Expr],
                   shape: tuple[int, ...] | None = None) -> Callable:
     """Compile ``exprs`` (flattened, row-major ``shape``) into ``F(y)`` with ``y[i]`` the

@@ -17,6 +17,7 @@ from pokerdyn.games import GameError
 from pokerdyn.dynamics.ode.model import ODEModel
 from pokerdyn.dynamics.ode.solve import IMPLICIT, check_initial, simulate
 from pokerdyn.dynamics.trajectory import Trajectory
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True)
@@ -26,8 +27,12 @@ class Cycle:
     ``period`` is the last return time; ``returns`` all return times; ``crossings`` the
     section points (rows); ``closure`` the distance between the last two crossings (0 for an
     exactly closed orbit); ``orbit`` one period of the orbit starting at the last crossing;
-    ``multipliers`` the Floquet multipliers (eigenvalues of the monodromy matrix), if asked.
+    ``multipliers`` the Floquet multipliers (eigenvalues of the monodromy matrix), if asked;
+    ``meta["crossing_times"]`` the times of the crossings from ``y0`` (the orbit starts at the
+    second-to-last).
     """
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     period: float
     returns: NDArray[np.float64]
@@ -78,7 +83,7 @@ def find_cycle(model: ODEModel, y0: ArrayLike, section: tuple[str, float],
     mult = floquet_multipliers(model, start, T, method, rtol, atol) if floquet else None
     return Cycle(T, returns, yc, float(np.linalg.norm(yc[-1] - yc[-2])), orbit, mult,
                  {"section": section, "method": method, "rtol": rtol, "atol": atol,
-                  "closure_tol": closure_tol})
+                  "closure_tol": closure_tol, "crossing_times": np.asarray(tc, dtype=float)})
 
 
 def monodromy(model: ODEModel, y0: ArrayLike, T: float, method: str = "DOP853",

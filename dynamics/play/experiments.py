@@ -38,6 +38,7 @@ from pokerdyn.dynamics.play.observation import observation_model
 from pokerdyn.dynamics.play.tables import checkdown_payoffs
 from pokerdyn.dynamics.skp_points import skp_point
 from pokerdyn.dynamics.play.table import TableResult, play_table, seatings
+from pokerdyn.dynamics.summary import summary_repr
 
 
 def _exact(v) -> sp.Rational:
@@ -95,6 +96,8 @@ def alliance_players(pot: int) -> tuple[list[AdaptivePlayer], list[AdaptivePlaye
 
 @dataclass(frozen=True, eq=False)
 class AllianceExperiment:
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
     pot: int
     neutral: TableResult
     alliance: TableResult

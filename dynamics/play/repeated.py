@@ -37,6 +37,7 @@ from pokerdyn.dynamics.play.estimators import (check_estimator, likelihood_table
 from pokerdyn.dynamics.play.observation import observation_model
 from pokerdyn.dynamics.play.tables import gradient_terms, tree_tables
 from pokerdyn.dynamics.skp_points import skp_point
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +52,8 @@ class SimulationResult:
     time; ``terminal_counts`` (n_terminals,) the hands that ended at each terminal (rows of
     the compiled game's payoffs).
     """
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     rounds: int
     seconds: float
@@ -346,6 +349,8 @@ def simulate(game: str = "skp", pot: float = 9.0, k: float | Sequence[float] = 0
 class EstimatorStudy:
     """Mean, standard deviation and batch-means standard error of every estimate, per L
     (rows) and estimate (columns, ``names``), with frequencies held at ``at``."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     L: tuple[int, ...]
     names: tuple[str, ...]

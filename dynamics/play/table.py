@@ -33,6 +33,7 @@ from pokerdyn.dynamics.play.agents import AdaptivePlayer, SeatSpec
 from pokerdyn.dynamics.play.estimators import RATIO_KINDS, likelihood_table, ratio_estimators, ratio_weights
 from pokerdyn.dynamics.play.observation import observation_model
 from pokerdyn.dynamics.play.tables import gradient_terms, tree_tables
+from pokerdyn.dynamics.summary import summary_repr
 
 BLOCK = 1 << 15
 SEATINGS = {"fixed": K.SEAT_FIXED, "cyclic": K.SEAT_CYCLIC, "random": K.SEAT_RANDOM}
@@ -46,6 +47,8 @@ class TableResult:
     of parameter ``names[j]`` at ``times[t]`` (NaN for parameters its seat does not own);
     ``payoffs[t, a]`` agent a's running mean ex-showdown payoff per round.
     """
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     rounds: int
     seconds: float

@@ -11,6 +11,7 @@ before anything runs.  Adding an experiment is one entry in :data:`EXPERIMENTS`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -57,6 +58,7 @@ CELL_OVERHEAD_S = 0.005
 SIMULATE_ROUND_S = 1e-7     # repeated play of skp: about 1e7 rounds/s
 FP_NODE_ITERATION_S = 2e-7  # fictitious play: per game-tree node and iteration
 TOY_DRAW_S = 1e-8
+TABLE_ROUND_S = 5e-7        # agent-based table (dynamics.play.table): about 2e6 rounds/s
 
 
 # --- converters -------------------------------------------------------------------------
@@ -276,6 +278,151 @@ def _simulate(cell: dict, seed: np.random.SeedSequence) -> dict:
     return {k: v for k, v in flatten_result(simulate(seed=seed, **kw)).items() if k not in cell}
 
 
+def scalar_or_list(conv: Converter, what: str = "one per agent") -> Converter:
+    """A scalar (the same for every agent) or a list of them (``what``); the list's length
+    depends on the game and is checked by the experiment's ``check``."""
+    def convert(x: Any, name: str) -> Any:
+        if isinstance(x, (list, tuple)):
+            if not x:
+                raise GameError(f"{name}=[] is empty; allowed: {allowed_values(conv)} or a "
+                                f"list of them ({what})")
+            return [conv(v, f"{name}[{i}]") for i, v in enumerate(x)]
+        return conv(x, name)
+    return _allowed(convert, f"{allowed_values(conv)} or a list of them ({what})")
+
+
+def number_list(conv: Converter, what: str, empty_ok: bool = False) -> Converter:
+    """A list of values (``what``; its length is checked by the experiment's ``check``)."""
+    def convert(x: Any, name: str) -> Any:
+        if not isinstance(x, (list, tuple)) or (not x and not empty_ok):
+            raise GameError(f"{name}={short(x)} is not a list; allowed: a list of "
+                            f"{allowed_values(conv)} ({what})")
+        return [conv(v, f"{name}[{i}]") for i, v in enumerate(x)]
+    return _allowed(convert, f"a list of {allowed_values(conv)} ({what})")
+
+
+# --- the agent-based table (dynamics.play.table) -------------------------------------------
+
+TABLE_RULES = ("gradient", "fictitious", "fixed")
+ALLIANCE_TABLES = ("none", "neutral", "allied")
+
+
+def _as_list(value: Any, n: int) -> list:
+    return list(value) if isinstance(value, list) else [value] * n
+
+
+def _table_check(cell: dict, given: frozenset = frozenset()) -> None:
+    """What depends on the game: the pot, the deal count, one entry per agent in players,
+    k and L, one initial frequency per named parameter, the pooled agents, and the
+    alliance tables' game and pot (Billingham sec. 2.1: kuhn3-third at P = 5 or 9)."""
+    from pokerdyn.dynamics.play.tables import deal_counts
+    from pokerdyn.games import get_game
+
+    game = get_game(cell["game"])
+    n = game.n_players
+    _pot_values(game, cell, given | {"pot"})
+    if cell["deals"] is not None and cell["deals"] not in deal_counts(game):
+        raise GameError(f"deals={cell['deals']} is not allowed for game {cell['game']!r}; "
+                        f"allowed: {' or '.join(map(str, deal_counts(game)))}")
+    for key in ("players", "k", "L"):
+        if isinstance(cell[key], list) and len(cell[key]) != n:
+            raise GameError(f"{key}={short(cell[key])} has {len(cell[key])} entries; allowed: "
+                            f"one value or {n} (one per agent of {cell['game']!r})")
+    m = len(game.named)
+    if cell["init"] is not None and len(cell["init"]) != m:
+        raise GameError(f"init={short(cell['init'])} has {len(cell['init'])} entries; "
+                        f"allowed: {m} frequencies in [0, 1] "
+                        f"({', '.join(p.name for p in game.named)})")
+    for p in game.named:
+        I = game.infosets[game.infoset_index(p.infoset)]
+        if len(I.actions) != 2:
+            raise GameError(f"game={cell['game']!r}: parameter {p.name} is at a set of "
+                            f"{len(I.actions)} actions; allowed for experiment 'table': "
+                            "games whose named parameters are two-action choices")
+    pool = cell["pool"] or []
+    if len(set(pool)) != len(pool) or any(a >= n for a in pool):
+        raise GameError(f"pool={short(pool)}; allowed: distinct agent indices in "
+                        f"[0, {n - 1}]")
+    if cell["alliance"] != "none":
+        if cell["game"] != "kuhn3-third" or cell["pot"] not in (5, 9):
+            raise GameError(f"alliance={cell['alliance']!r} seats Billingham's sec. 2.1 "
+                            f"players of kuhn3-third at pot 5 or 9; allowed with "
+                            f"game={cell['game']!r}, pot={short(cell['pot'])}: alliance = "
+                            "'none'")
+        if "players" in given or "init" in given:
+            raise GameError(f"alliance={cell['alliance']!r} seats its own fixed players; "
+                            "allowed: leave players and init out (or alliance = 'none')")
+
+
+def _table_players(cell: dict, game) -> tuple[list, list[tuple[int, ...]]]:
+    """The agents of a table cell and the alliances whose pooled payoff is reported."""
+    from pokerdyn.dynamics.play.agents import FictitiousLearner, FixedPlayer, GradientLearner
+    from pokerdyn.dynamics.play.experiments import alliance_players
+
+    n = game.n_players
+    pool = [tuple(cell["pool"])] if cell["pool"] else []
+    if cell["alliance"] != "none":
+        neutral, allied = alliance_players(int(cell["pot"]))
+        return (allied if cell["alliance"] == "allied" else neutral), pool or [(0, 1)]
+    kinds = {"gradient": GradientLearner, "fictitious": FictitiousLearner,
+             "fixed": FixedPlayer}
+    init = {} if cell["init"] is None else \
+        dict(zip((p.name for p in game.named), cell["init"]))
+    players = [kinds[r](name=f"agent{i}", k=k, L=L, init=init, estimator=cell["estimator"])
+               for i, (r, k, L) in enumerate(zip(_as_list(cell["players"], n),
+                                                  _as_list(cell["k"], n),
+                                                  _as_list(cell["L"], n)))]
+    return players, pool
+
+
+def _table(cell: dict, seed: np.random.SeedSequence) -> dict:
+    """One agent-based table (dynamics.play.table.play_table): per agent its mean
+    ex-showdown payoff per round, batch-means standard error and net chips; the pooled
+    payoff of the alliance; each adaptive agent's final frequencies per seat; for the
+    alliance tables also each agent's exact expected payoff (the reference)."""
+    from pokerdyn.dynamics.play.agents import RULES
+    from pokerdyn.dynamics.play.table import play_table
+    from pokerdyn.dynamics.play.tables import deal_counts
+    from pokerdyn.games import get_game
+
+    game = get_game(cell["game"])
+    players, pool = _table_players(cell, game)
+    deals = max(deal_counts(game)) if cell["deals"] is None else cell["deals"]
+    res = play_table(cell["game"], players, pot=cell["pot"], rounds=cell["rounds"],
+                     seating=cell["seating"], seed=seed, deals=deals,
+                     n_points=cell["n_points"], alliances=pool)
+    se = res.stderr()
+    out: dict[str, Any] = {"seconds": res.seconds}
+    for a in range(len(players)):
+        out[f"mean_payoff_{a + 1}"] = res.mean_payoffs[a]
+        out[f"stderr_{a + 1}"] = float(se[a])
+        out[f"stack_{a + 1}"] = res.stacks[a]
+    for al, v in zip(res.alliances, res.pooled):
+        out["pooled"], out["pooled_stderr"] = v, res.stderr(al)
+    if cell["alliance"] != "none":
+        exact = _exact_alliance_payoffs(cell["alliance"], int(cell["pot"]), cell["seating"])
+        out.update({f"exact_payoff_{a + 1}": v for a, v in enumerate(exact)})
+    for r, (a, slot) in enumerate(res.rows):
+        if players[a].rule == RULES["fixed"] or not isinstance(slot, int):
+            continue
+        for j, name in enumerate(res.names):
+            v = res.frequencies[-1, r, j]
+            if not np.isnan(v):
+                out[f"final_{a + 1}_seat{slot + 1}_{name}"] = float(v)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _exact_alliance_payoffs(alliance: str, pot: int, seating: str) -> tuple[float, ...]:
+    """The exact expected payoffs of Billingham's alliance tables (cached per process:
+    the symbolic payoffs of kuhn3-third are most of a short cell's time)."""
+    from pokerdyn.dynamics.play.experiments import alliance_players, exact_table_payoffs
+
+    neutral, allied = alliance_players(pot)
+    players = allied if alliance == "allied" else neutral
+    return tuple(float(v) for v in exact_table_payoffs("kuhn3-third", players, pot, seating))
+
+
 _prob = number(0.0, 1.0)
 
 EXPERIMENTS: dict[str, Experiment] = {
@@ -308,6 +455,31 @@ EXPERIMENTS: dict[str, Experiment] = {
     }, _simulate, "repeated play of estimator-based adaptive players (Billingham sec. 4.2)",
         _simulate_check, ("game", "pot", "deals"),
         lambda c: c["rounds"] * SIMULATE_ROUND_S, ("rounds",)),
+    "table": Experiment("table", {
+        "game": Param("skp", game_name),
+        "pot": Param(9.0, number(0.0, low_open=True)),
+        "players": Param("gradient", scalar_or_list(choice(*TABLE_RULES)),
+                         "the rule of every agent, or one per agent"),
+        "k": Param(0.001, scalar_or_list(number(0.0, 1e6))),
+        "L": Param(6, scalar_or_list(number(1, 10**8, integer=True))),
+        "init": Param(None, number_list(_prob, "one per named parameter, in the game's "
+                                        "order"), "initial frequencies (default 0.5 each)"),
+        "estimator": Param("unbiased", estimator_name),
+        "seating": Param("fixed", choice("fixed", "cyclic", "random"),
+                         "fixed, cyclic (the button moves) or random seats every hand"),
+        "alliance": Param("none", choice(*ALLIANCE_TABLES),
+                          "Billingham sec. 2.1 tables of kuhn3-third at pot 5 or 9"),
+        "pool": Param(None, number_list(number(0, 63, integer=True), "agent indices",
+                                        empty_ok=True),
+                      "agents whose pooled payoff is reported (alliances: 0 and 1)"),
+        "rounds": Param(100_000, number(1, 10**13, integer=True)),
+        "deals": Param(None, number(1, 10**6, integer=True), "default: all deals"),
+        "n_points": Param(100, number(2, 10**6, integer=True)),
+    }, _table, "agent-based play at one table, with seating and alliances "
+                "(dynamics.play.table)",
+        _table_check, ("game", "pot", "deals", "players", "k", "L", "init", "pool",
+                       "alliance"),
+        lambda c: c["rounds"] * TABLE_ROUND_S, ("rounds",)),
 }
 
 

@@ -24,12 +24,15 @@ from pokerdyn.games import GameError
 from pokerdyn.dynamics.sweep.spec import Cell, SweepConfig
 from pokerdyn.dynamics.sweep.store import cell_row, open_store, require_storage, write_cell
 from pokerdyn.dynamics.sweep.experiments import run_cell
+from pokerdyn.dynamics.summary import summary_repr
 
 
 @dataclass(frozen=True)
 class SweepSummary:
     """What one invocation did: ``computed`` cells were run now, ``skipped`` were found
     finished in the store."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     output: Path
     experiment: str

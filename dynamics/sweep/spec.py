@@ -51,6 +51,7 @@ from pokerdyn.games import GameError
 
 from pokerdyn.dynamics.sweep.experiments import (CELL_OVERHEAD_S, EXPERIMENTS, allowed_values,
                                         get_experiment, short)
+from pokerdyn.dynamics.summary import summary_repr
 
 TABLES = ("sweep", "fixed", "grid")
 SWEEP_KEYS = ("experiment", "output", "base_seed", "replicates", "description")
@@ -75,6 +76,8 @@ class Cell:
 class SweepConfig:
     """A validated sweep: ``fixed`` and ``grid`` hold canonical values (converted by the
     experiment's converters; grid axes sorted by name)."""
+
+    __repr__ = summary_repr  # short: arrays by shape and range (issue 35)
 
     experiment: str
     fixed: dict

@@ -1,10 +1,10 @@
 """Mean and standard deviation of each estimator of the opponents' frequencies with the
 frequencies held fixed (Billingham Appendix D, Figs. 16-17): one run per L, the first 10^6
-rounds discarded."""
+rounds discarded.  The work is :func:`pokerdyn.api.dynamics.estimators`."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import emit_json, parse_int, parse_list
-from pokerdyn.commands.dynamics.simulate import MAX_ROUNDS, add_play_arguments, play_setup
+from pokerdyn.commands.common import emit_json
+from pokerdyn.commands.dynamics.simulate import add_play_arguments
 
 
 def add_arguments(p) -> None:
@@ -16,30 +16,13 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from pokerdyn.dynamics.play.repeated import MAX_L, estimator_study
+    from pokerdyn.api.dynamics import estimators
 
-    from pokerdyn.dynamics.skp_points import skp_point
-
-    game, values, deals = play_setup(args)
-    if "," in args.at:
-        at = parse_list(args.at, "at", (len(game.named),), low=0.0, high=1.0)
-    else:
-        # resolved here, not in the study: a bad name fails before the progress bar
-        at = list(skp_point(args.at, values.get("P", 9.0)).values())
-    Ls = parse_list(args.L, "L", integer=True, low=1, high=MAX_L)
-    rounds = parse_int(args.rounds, "rounds", 1, MAX_ROUNDS)
-    discard = parse_int(args.discard, "discard", 0, rounds - 1)
-    res = estimator_study(pot=values.get("P", 9.0), at=at, L=Ls, rounds=rounds,
-                          seed=args.seed, discard=discard, estimator=args.estimator,
-                          deals=deals, game=game.name, progress=not args.json)
+    res = estimators(args.game, pot=args.pot, seed=args.seed, deals=args.deals,
+                     estimator=args.estimator, at=args.at, L=args.L, rounds=args.rounds,
+                     discard=args.discard, progress=not args.json)
     if args.json:
-        emit_json(res.to_json())
-        return 0
-    print(f"{game.name}  P={values.get('P')}  at {res.at}  estimator={res.estimator}  "
-          f"rounds={res.rounds} (first {res.discard} discarded)  {res.seconds:.2f}s")
-    print("L".rjust(6) + "".join(f"{n:>22}" for n in res.names))
-    print("truth".rjust(6) + "".join(f"{t:>22.4f}" for t in res.truth))
-    for i, L in enumerate(res.L):
-        print((f"{L:>6}" + "".join(f"{m:>12.4f} ±{s:<9.4f}"
-                                   for m, s in zip(res.mean[i], res.std[i]))).rstrip())
+        emit_json(res.to_dict())
+    else:
+        print(res.to_text())
     return 0

@@ -4,10 +4,11 @@ Cells are computed on local processes (--workers, default: all cores) or on a
 dask.distributed cluster (--scheduler ADDRESS); each finished cell is written at once to a
 Parquet dataset directory, and running the same command again computes only the missing
 cells.  The file is checked before any work: its keys, types and values, and its size
-(more than 100,000 cells or 100 estimated core-hours need --force)."""
+(more than 100,000 cells or 100 estimated core-hours need --force).  The work is
+:func:`pokerdyn.api.dynamics.sweep`."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import check_output_dir, emit_json, int_arg
+from pokerdyn.commands.common import emit_json, int_arg
 
 
 MAX_WORKERS = 1024  # local processes: each a Python interpreter with numpy loaded
@@ -25,31 +26,17 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    from pokerdyn.dynamics.sweep.spec import load_config
-    from pokerdyn.dynamics.sweep.store import require_storage
-    from pokerdyn.dynamics.sweep.runner import run_sweep
-
+    from pokerdyn.api.dynamics import sweep
     from pokerdyn.commands.common import UsageError
 
     try:
-        require_storage()
-    except ImportError as exc:
-        raise UsageError(str(exc)) from None
-    # --force (the CLI-wide flag of long commands) lifts the size guard (cells x cost)
-    config = load_config(args.config, force=bool(getattr(args, "force", False)))
-    check_output_dir(args.out or str(config.output), "out")  # before any cell runs
-    try:
-        summary = run_sweep(config, output=args.out, workers=args.workers,
-                            scheduler=args.scheduler, progress=not args.json)
-    except ImportError as exc:
+        # --force (the CLI-wide flag of long commands) lifts the size guard (cells x cost)
+        res = sweep(args.config, out=args.out, workers=args.workers, scheduler=args.scheduler,
+                    force=bool(getattr(args, "force", False)), progress=not args.json)
+    except ImportError as exc:  # pandas/pyarrow or dask.distributed missing: one line
         raise UsageError(str(exc)) from None
     if args.json:
-        emit_json(summary.to_dict())
-        return 0
-    print(f"sweep {summary.experiment}: {summary.cells} cells, {summary.skipped} already done, "
-          f"{summary.computed} computed in {summary.seconds:.2f}s ({summary.executor})")
-    if summary.invalid:
-        print(f"{summary.invalid} unfinished cell file(s) (empty or truncated) were set aside "
-              f"as .invalid-* and computed again")
-    print(f"results: {summary.output}")
+        emit_json(res.to_dict())
+    else:
+        print(res.to_text())
     return 0
