@@ -2,8 +2,9 @@
 
 :func:`jamfold_equilibrium` builds :func:`games.tournament.sampled.sampled_jamfold_game` and
 runs the paper's fictitious play (``fp``), Freund-Schapire multiplicative weights
-(``hedge``) or CFR+ (``cfr``) on it; it reports push/call ranges as 13x13 grids, NashConv of
-the sampled game (payoff units) and the sampling standard error of the equilibrium payoffs.
+(``hedge``) or CFR+ (``cfr+``, alias ``cfr``) on it; it reports push/call ranges as 13x13
+grids, NashConv of the sampled game (payoff units) and the sampling standard error of the
+equilibrium payoffs.
 
 :func:`tournament_values` is the outer loop of Ganzfried & Sandholm (VI-FP; the survey's
 nested loop): the value of every stack state of a small tournament starts at ICM; each
@@ -28,20 +29,47 @@ from pokerdyn.games.errors import GameError
 from pokerdyn.games.preflop.classes import class_index
 from pokerdyn.games.tournament.icm import check_payouts, icm_batch
 from pokerdyn.games.tournament.jamfold import jamfold_game, table
-from pokerdyn.games.tournament.sampled import (SampledDeals, action_gains, deal_values, sample_deals,
-                                      sampled_jamfold_game, standard_error)
+from pokerdyn.games.tournament.sampled import (SampledDeals, action_gains, deal_values,
+                                               sample_deals, sampled_jamfold_game,
+                                               standard_error)
 
-METHODS = ("fp", "hedge", "cfr")
+# Methods of the jam/fold solvers, named as in the registry (pokerdyn.solvers.methods), where
+# they run.  The CFR family here is CFR+ only (the 3-seat class model's range CFR+ has no
+# vanilla variant), so ``cfr`` -- CFR+ in every jam/fold function and in ``pokerdyn pushfold``
+# before the registry existed -- stays accepted as an alias of ``cfr+`` (scripts keep their
+# results; a result records the name it was given).  The registry's vanilla ``cfr`` is not
+# offered here.
+METHODS = ("fp", "hedge", "cfr+", "cfr")
+HEADS_UP_METHODS = ("fp", "hedge", "lp", "cfr+", "cfr")
+METHOD_ALIASES = {"cfr": "cfr+"}
+
+
+def registry_name(method: str) -> str:
+    """The registry's name (:data:`pokerdyn.solvers.methods.METHODS`) of the jam/fold
+    method ``method`` (:data:`METHOD_ALIASES`: ``cfr`` is CFR+ here)."""
+    return METHOD_ALIASES.get(method, method)
 
 
 def _solver(method: str):
-    from pokerdyn.solvers.learning.cfr_plus import cfr
-    from pokerdyn.solvers.learning.fictitious_play import fictitious_play
-    from pokerdyn.solvers.learning.hedge import hedge
-    runs = {"fp": fictitious_play, "hedge": hedge, "cfr": cfr}
-    if method not in runs:
+    if method not in METHODS:
         raise GameError(f"method={method!r} is unknown; allowed: {', '.join(METHODS)}")
-    return runs[method]
+    from pokerdyn.solvers.methods import run_method
+    name = registry_name(method)
+    return lambda cg, **kw: run_method(name, cg, **kw)
+
+
+def solve_heads_up(cg, method: str, iterations: int, progress: bool = False
+                   ) -> tuple[NDArray[np.float64], float]:
+    """The strategy and NashConv of the compiled heads-up jam/fold game ``cg`` by
+    ``method`` (:data:`HEADS_UP_METHODS`; ``iterations`` for the iterative ones)."""
+    if method not in HEADS_UP_METHODS:
+        raise GameError(f"method={method!r} is unknown; allowed: {', '.join(HEADS_UP_METHODS)}")
+    from pokerdyn.solvers.methods import run_method
+    if method == "lp":
+        res = run_method("lp", cg)
+    else:
+        res = run_method(registry_name(method), cg, iterations=iterations, progress=progress)
+    return res.strategy, res.nash_conv
 
 
 @dataclass(frozen=True)
@@ -110,7 +138,7 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
     ----------
     stacks : (N,) chips per seat, 2 <= N <= 6.
     payouts : ICM payouts; None for chip EV.
-    method : ``fp`` | ``hedge`` | ``cfr`` (CFR+).
+    method : ``fp`` | ``hedge`` | ``cfr+`` (``cfr``: its alias, :data:`METHOD_ALIASES`).
     samples, seed, boards : the deal sample, ``boards`` boards per deal (ignored when
         ``deals`` is given).
     iterations, tol, seconds : stopping rule of the solver (first reached).
@@ -254,6 +282,45 @@ def tournament_values(total: float, payouts: ArrayLike, seats: int = 3,
     vals = np.array([V[tuple(np.round(s / unit).astype(int))] for s in states])
     return TournamentValues(states=states, values=vals, icm=start,
                             changes=np.array(changes), nash_conv=ncs, converged=conv)
+
+
+# One LP per stack of a chart (about 0.05 s each): ``force`` lifts MAX_CHART_STACKS, never
+# MAX_CHART_STACKS_FORCED (the grid and two (stacks, 169) results: 2.7 KB a stack).
+MAX_CHART_STACKS = 20_000
+MAX_CHART_STACKS_FORCED = 200_000
+
+
+def chart_stacks(top: float, step: float, floor: float, force: bool = False) -> NDArray:
+    """The chart's stacks: the grid ``step, 2 step, ... <= top`` above ``floor`` (the big
+    blind plus ante), counted before anything is allocated: GameError with the count and
+    the limit when there are more than MAX_CHART_STACKS (MAX_CHART_STACKS_FORCED with
+    ``force``), or none.  The quotients may overflow (1e308 / 1e-308)."""
+    if top <= floor:
+        raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
+                        f"({floor:g})")
+    with np.errstate(over="ignore"):
+        est, below = np.float64(top) / step, np.floor(np.float64(floor) / step)
+    solved = est - below
+    limit = MAX_CHART_STACKS_FORCED if force else MAX_CHART_STACKS
+    # past 1e15 grid indices are not exact floats: that many stacks is refused either way
+    if np.isfinite(est) and est > 1e15 and solved <= limit:
+        raise GameError(f"step={step:g} is too small for stacks up to max-stack={top:g} "
+                        f"({est:.3g} grid steps); allowed: steps of at least max-stack/1e15")
+    if not np.isfinite(est) or solved > limit + 1e-6:
+        count = "more than 1e308" if not np.isfinite(solved) else f"{solved:,.0f}" \
+            if solved < 1e15 else f"{solved:.3g}"
+        raise GameError(f"max-stack={top:g} with step={step:g} makes {count} chart stacks "
+                        f"(one LP each); allowed: at most {limit:,}"
+                        + ("" if force else f" (raise --step; --force allows up to "
+                           f"{MAX_CHART_STACKS_FORCED:,})"))
+    # the grid from just below the floor: k * step as in the full grid, without its start
+    k = np.arange(max(1, int(below) - 1), int(np.floor(est + 1e-9)) + 1)
+    grid = np.round(k * step, 10)
+    grid = grid[grid > floor + 1e-12]
+    if grid.size == 0:
+        raise GameError(f"max-stack={top:g} leaves no stack above the big blind plus ante "
+                        f"({floor:g})")
+    return grid
 
 
 def _hu_games(model, stacks, blinds, ante):

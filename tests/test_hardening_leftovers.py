@@ -296,12 +296,12 @@ def test_interrupted_seeded_runs_terminate_their_workers(monkeypatch):
 def test_qre_fit_counts_read_like_every_json_input(tmp_path, monkeypatch, content, words):
     """read_counts had its own reader (a non-UTF-8 file was a UnicodeDecodeError); now
     common.read_json_file's messages, naming the file, and before the game is built."""
-    import pokerdyn.commands.qre.fit as fit
+    import pokerdyn.api.qre as fit
 
     def never(*a, **k):
         raise AssertionError("the game was built before the counts file was read")
 
-    monkeypatch.setattr(fit, "game_and_values", never)
+    monkeypatch.setattr(fit, "_game_and_values", never)
     path = tmp_path / "counts.json"
     path.write_bytes(content)
     run_bad(["qre-fit", "kuhn", "--counts", str(path)], (f"counts='{path}' {words}",),

@@ -12,7 +12,6 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
-from scipy.optimize import least_squares
 
 from pokerdyn.games import CompiledGame
 from pokerdyn.games.strategy import strategy_from_params
@@ -43,6 +42,9 @@ def fit_family(sol: Any, observed: Mapping[str, float], tol: float = 1e-5
     free += sorted((q for q in syms.values() if q not in free), key=str)
     obs = np.array([observed[n] for n in names])
     if free:
+        # scipy.optimize loads here, only for a family with free parameters (its import
+        # costs about as much as a small game's branch)
+        from scipy.optimize import least_squares
         f = sp.lambdify(free, exprs, "numpy")
         x0 = np.array([observed.get(s.name, 0.5) for s in free])
         fit = least_squares(lambda z: np.asarray(f(*z), dtype=float) - obs, x0, xtol=1e-15,
@@ -93,8 +95,29 @@ def exact_point(sol: Any, free: Mapping[str, float]) -> dict[str, sp.Expr]:
     return out
 
 
+def enumerated_families(game: Any, values: Mapping[str, float]) -> list | None:
+    """The display families (solvers.symbolic) a branch limit is matched against: those
+    of the game's piece holding the pot ``values["P"]`` (its default without one) where the
+    game has a pot, else those of its single piece; None where the game names no parameters
+    or too many to enumerate (solvers.symbolic.enumeration.MAX_PARAMETERS)."""
+    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    if not game.named or len(game.named) > MAX_PARAMETERS:
+        return None
+    if "P" in game.param_names:
+        from pokerdyn.solvers.symbolic.piecewise import solutions_at
+        return solutions_at(game, values.get("P", game.defaults.get("P")))
+    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    return list(equilibrium_pieces(game)[0].solutions)
+
+
+def certify_point(game: Any, pot: Any, point: Mapping[str, sp.Expr]) -> sp.Expr:
+    """Exact NashConv (sympy; 0 certifies an equilibrium) of the exact named-parameter
+    values ``point`` (:func:`exact_point`) at the exact pot."""
+    from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
+    return exact_nash_conv(game, pot, point)
+
+
 def certify(game: Any, pot: Any, sol: Any, free: Mapping[str, float]) -> sp.Expr:
     """Exact NashConv (sympy; 0 certifies an equilibrium) of the family point of ``sol``
     at the free values ``free`` (rationalised, :func:`exact_point`) and the exact pot."""
-    from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
-    return exact_nash_conv(game, pot, exact_point(sol, free))
+    return certify_point(game, pot, exact_point(sol, free))

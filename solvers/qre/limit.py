@@ -124,12 +124,17 @@ def polish(cg: CompiledGame, sigma: NDArray[np.float64], iterations: int = 6
     return best
 
 
-def branch_limit(cg: CompiledGame, branch: Branch,
-                 families: Sequence[Any] | None = None, match_tol: float = 1e-5) -> Limit:
-    """The limit of ``branch`` (see the module docstring); with ``families`` (display
-    solutions of solvers.symbolic at this game's parameter values) the one it belongs to."""
+def numeric_limit(cg: CompiledGame, branch: Branch) -> tuple[NDArray[np.float64], float]:
+    """The branch's limit as a profile (extrapolated, then polished) and its NashConv."""
     est = polish(cg, extrapolate(branch))
-    nc = nash_conv(cg, est, check=False)
+    return est, nash_conv(cg, est, check=False)
+
+
+def identify_limit(cg: CompiledGame, est: NDArray[np.float64], nc: float,
+                   families: Sequence[Any] | None = None, match_tol: float = 1e-5) -> Limit:
+    """The :class:`Limit` of the limit profile ``est`` (NashConv ``nc``): with ``families``
+    (display solutions of solvers.symbolic at this game's parameter values) the one it
+    belongs to."""
     if not families:
         return Limit(est, nc)
     from pokerdyn.solvers.qre.families import match_family
@@ -138,3 +143,12 @@ def branch_limit(cg: CompiledGame, branch: Branch,
         return Limit(est, nc)
     idx, free, point, dist = m
     return Limit(est, nc, idx, free, nash_conv(cg, point, check=False), dist)
+
+
+def branch_limit(cg: CompiledGame, branch: Branch,
+                 families: Sequence[Any] | None = None, match_tol: float = 1e-5) -> Limit:
+    """The limit of ``branch`` (see the module docstring); with ``families`` (display
+    solutions of solvers.symbolic at this game's parameter values) the one it belongs to:
+    :func:`numeric_limit`, then :func:`identify_limit`."""
+    est, nc = numeric_limit(cg, branch)
+    return identify_limit(cg, est, nc, families, match_tol)

@@ -221,3 +221,49 @@ def selected_frequencies(segments: Sequence[Segment]) -> tuple[NDArray[np.float6
     names = list(pts[0].params) if pts else []
     return (np.array([p.pot for p in pts]),
             {n: np.array([p.params[n] for p in pts]) for n in names})
+
+
+# limits of games too large to enumerate are accurate to ~1e-7 along the flat directions of
+# their equilibrium sets (kuhn3: x1_J_0_b = 1/P to 1.3e-7 at P = 6.125); the fit's small
+# integer coefficients (<= 1000) keep this tolerance from fitting noise
+FIT_TOL = 1e-6
+
+
+def selection_records(segs: Sequence[Segment]) -> list[dict]:
+    """The JSON records of a selection map's segments (``pokerdyn qre --pots``'s key
+    ``selection``): ``pots`` (exact strings) and ``pots_float``, ``strategy`` (each named
+    parameter as an exact expression in P, or, where no family is known, as fitted by
+    :func:`fitted_strategy`), ``exact``; ``points`` (the grid pots' limits) where no family
+    is known; ``family`` and ``selected`` (the free values at each grid pot) where the
+    selected family is a continuum."""
+    out = []
+    for s in segs:
+        exact = s.exact_strategy()
+        rec = {"pots": [str(s.low), str(s.high)], "pots_float": [float(s.low), float(s.high)],
+               "strategy": ({k: str(v) for k, v in exact.items()} if exact is not None else
+                            {k: str(v) for k, v in s.strategy} if s.strategy is not None
+                            else fitted_strategy(s)),
+               "exact": exact is not None}
+        if s.strategy is None:
+            rec["exact"] = all(isinstance(v, str) for v in rec["strategy"].values())
+            rec["points"] = [{"pot": p.pot, "strategy": p.params, "nash_conv": p.nash_conv}
+                             for p in s.points]
+        if s.free:
+            rec["family"] = {k: str(v) for k, v in s.strategy}
+            rec["selected"] = [{"pot": p.pot, "free": p.free} for p in s.points]
+        out.append(rec)
+    return out
+
+
+def fitted_strategy(seg: Segment) -> dict:
+    """A segment's selected strategy where no family is known: each parameter as an
+    expression in P where a small rational function fits its grid values to ``FIT_TOL``
+    (:func:`fit_rational`), else its value at the middle grid pot."""
+    pts = seg.points
+    mid = pts[len(pts) // 2]
+    out = {}
+    for k in mid.params:
+        e = fit_rational([p.pot for p in pts], [p.params[k] for p in pts], tol=FIT_TOL) \
+            if len(pts) >= 2 else None
+        out[k] = str(e) if e is not None else float(mid.params[k])
+    return out

@@ -2,10 +2,10 @@
 
 ``--payouts`` are fractions of the prize pool for 1st, 2nd, ... place (non-increasing,
 summing to at most 1, at most one per player); ``--payouts 1`` is chip EV (equity
-proportional to chips)."""
+proportional to chips).  The work is :func:`pokerdyn.api.tournament.icm` (``pd.icm``)."""
 from __future__ import annotations
 
-from pokerdyn.commands.common import emit_json, parse_list
+from pokerdyn.commands.common import emit_json
 
 
 def add_arguments(p) -> None:
@@ -16,25 +16,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import numpy as np
+    from pokerdyn.api.tournament import icm
 
-    from pokerdyn.games import GameError
-    from pokerdyn.games.tournament import icm
-
-    stacks = parse_list(args.stacks, "stacks", low=0, low_open=True)
-    payouts = parse_list(args.payouts, "payouts", low=0, high=1)
-    eq = icm(stacks, payouts)
-    top = max(stacks)
-    # shares of the scaled stacks: the sum of stacks near 1e308 overflows
-    share = [s / top / sum(t / top for t in stacks) for s in stacks] if top > 0 else []
-    if not (np.isfinite(eq).all() and np.isfinite(share).all()):  # never print NaN
-        raise GameError(f"stacks={args.stacks} give no finite equity; allowed: positive "
-                        "finite stacks")
+    result = icm(args.stacks, args.payouts)
     if args.json:
-        emit_json({"stacks": stacks, "payouts": payouts, "equity": eq.tolist(),
-                   "chip_share": share})
-        return 0
-    print(f"{'player':>6} {'stack':>10} {'chips %':>8} {'equity':>9}")
-    for i, (s, c, e) in enumerate(zip(stacks, share, eq), start=1):
-        print(f"{i:>6} {s:>10g} {100 * c:>7.2f}% {e:>9.5f}")
+        emit_json(result.to_dict())
+    else:
+        print(result.to_text())
     return 0
