@@ -1,16 +1,23 @@
-"""What a figure module returns, and small plotting helpers shared by figures."""
+"""What a figure module returns, and small plotting helpers shared by figures.
+
+A figure module's ``figure(seed=0, quick=False, ...)`` returns its matplotlib
+:class:`Figure` (drawn, not saved: saving as PNG, SVG or PDF is the caller's choice), which
+also carries what the report says of it (:func:`described`); its ``main(out_dir, ...)``
+saves that figure (:func:`finish`) and returns the :class:`FigureResult`.
+
+Importing this module leaves matplotlib's backend alone (a notebook keeps its inline
+plots); ``pokerdyn reproduce`` selects Agg itself when it runs.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+import matplotlib.figure
+import matplotlib.pyplot as plt
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from pokerdyn.games.io.files import write_atomically  # noqa: E402
+from pokerdyn.games.io.files import write_atomically
 
 
 DPI = 120
@@ -31,8 +38,26 @@ class FigureResult:
     source: str = ""
 
 
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib Figure that also carries what the report says of it: its file name
+    ``name`` (without suffix), a one-paragraph ``summary``, its key ``numbers`` and its
+    ``source`` (paper, figure number); see :func:`described`."""
+
+    name: str = ""
+    summary: str = ""
+    numbers: dict[str, Any] = {}
+    source: str = ""
+
+
+def described(fig: Figure, name: str, summary: str, numbers: dict[str, Any] | None = None,
+              source: str = "") -> Figure:
+    """``fig`` with its report fields set (:class:`Figure`); returns it."""
+    fig.name, fig.summary, fig.numbers, fig.source = name, summary, dict(numbers or {}), source
+    return fig
+
+
 def new_figure(nrows: int = 1, ncols: int = 1, size: tuple[float, float] = (6.4, 4.8), **kw):
-    """A matplotlib figure and its axes (Agg backend).
+    """A :class:`Figure` and its axes (pyplot's ``subplots``, on whatever backend is set).
 
     Titles of 2-d axes sit at the top of their axes (``axes.titley`` 1.0), where
     matplotlib's automatic placement puts them anyway when no tick labels or axis label are
@@ -41,7 +66,7 @@ def new_figure(nrows: int = 1, ncols: int = 1, size: tuple[float, float] = (6.4,
     3-d axes keep it (their titles do move)."""
     three_d = (kw.get("subplot_kw") or {}).get("projection") == "3d"
     with plt.rc_context({} if three_d else {"axes.titley": 1.0}):
-        return plt.subplots(nrows, ncols, figsize=size, **kw)
+        return plt.subplots(nrows, ncols, figsize=size, FigureClass=Figure, **kw)
 
 
 def save(fig, out_dir: Path, filename: str) -> Path:
@@ -63,9 +88,16 @@ def save(fig, out_dir: Path, filename: str) -> Path:
     return path
 
 
-def finish(fig, out_dir: Path, name: str, summary: str, numbers: dict[str, Any] | None = None,
-           source: str = "") -> FigureResult:
-    """Save ``fig`` as ``out_dir/<name>.png`` and return its :class:`FigureResult`: the common
-    ending of a one-file figure module."""
-    return FigureResult(name, (save(fig, out_dir, f"{name}.png"),), summary, dict(numbers or {}),
-                        source)
+def finish(fig, out_dir: Path, name: str | None = None, summary: str | None = None,
+           numbers: dict[str, Any] | None = None, source: str | None = None,
+           extra: tuple[Path, ...] = (), filename: str | None = None) -> FigureResult:
+    """Save ``fig`` as ``out_dir/<name>.png`` (or ``out_dir/<filename>``) and return its
+    :class:`FigureResult` (the files: the image, then ``extra``): the common ending of a
+    figure module's ``main``.  The fields not given are those ``fig`` carries
+    (:func:`described`)."""
+    name = getattr(fig, "name", "") if name is None else name
+    summary = getattr(fig, "summary", "") if summary is None else summary
+    numbers = getattr(fig, "numbers", {}) if numbers is None else numbers
+    source = getattr(fig, "source", "") if source is None else source
+    return FigureResult(name, (save(fig, out_dir, filename or f"{name}.png"), *extra), summary,
+                        dict(numbers or {}), source)

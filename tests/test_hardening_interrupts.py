@@ -142,7 +142,7 @@ def test_an_interrupted_reproduce_keeps_what_it_finished_and_resumes_the_rest(
     with pytest.raises(ProcessLookupError):  # the worker drawing it is gone
         os.kill(hang_pid, 0)
 
-    import pokerdyn.commands.reproduce as rp
+    import pokerdyn.api.reproduce as rp
 
     ran = []
 
@@ -286,7 +286,7 @@ def test_a_done_json_of_the_wrong_kind_is_discarded_with_a_warning(fakefigs, tmp
 
 def test_a_done_json_keeps_its_good_records(fakefigs, tmp_path, monkeypatch, capsys):
     """Only the invalid record is dropped: the figure with a good one is not redone."""
-    import pokerdyn.commands.reproduce as rp
+    import pokerdyn.api.reproduce as rp
 
     out = tmp_path / "out"
     assert main(["reproduce", "--only", "fake_a", "--jobs", "1", "--out", str(out)]) == 0
@@ -395,7 +395,7 @@ def test_reproduce_refuses_an_output_it_cannot_write_before_any_figure(tmp_path,
                                                                        name):
     """The report (written last) or done.json being a folder failed after every figure
     was drawn: refused before the first, one line, exit 2."""
-    import pokerdyn.commands.reproduce as rp
+    import pokerdyn.api.reproduce as rp
 
     monkeypatch.setattr(rp, "run_figure", lambda *a, **k: pytest.fail("a figure ran"))
     out = tmp_path / "out"

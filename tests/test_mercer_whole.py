@@ -92,7 +92,7 @@ def test_tables_4_to_6_are_the_papers_fp_stopped_at_epsilon_01():
 
 
 def test_table_8_bottom_is_the_papers_fp_at_01_on_the_weak_collusion_game():
-    """Recorded heavy result (``benchmarks/mercer_fp_epsilon.py`` on
+    """Recorded heavy result (``experiments/mercer_fp_epsilon.py`` on
     ``mercer-mmh(players=3,collusion=weak,colluders=[1,2])``, stopped at max regret < 0.1
     after 176 iterations): every printed cell of Table 8's collusion half within 0.3
     points, so the paper's Table 8 comes from the same procedure as Tables 4-6."""
@@ -133,7 +133,7 @@ def test_colluder_gains_are_the_non_colluders_losses():
 
 
 def test_reproduce_passes_heavy_only_to_modules_that_take_it(tmp_path, monkeypatch):
-    from pokerdyn.commands import reproduce
+    from pokerdyn.api import reproduce
     seen = {}
 
     class Mod:

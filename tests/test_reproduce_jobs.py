@@ -4,7 +4,7 @@ import json
 
 from pokerdyn.cli import main
 from pokerdyn.figures.registry import FIGURES
-from pokerdyn.commands.reproduce import LONGEST, groups
+from pokerdyn.api.reproduce import LONGEST, groups
 
 
 def test_groups_follow_packages():

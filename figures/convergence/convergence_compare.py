@@ -12,7 +12,7 @@ from pokerdyn.games import compile_game, get_game
 from pokerdyn.solvers.compare import compare
 from pokerdyn.solvers.iterative import SolverResult
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 METHODS = ("fp", "hedge", "cfr+")
 GAMES = ("river", "kuhn3")
@@ -39,7 +39,7 @@ def plot_convergence(ax_iter, ax_time, results: Mapping[str, SolverResult], titl
     return ax_iter, ax_time
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     scale = 200 if quick else 1  # quick: enough for the curves to separate
     fig, axes = new_figure(len(GAMES), 2, size=(10, 4 * len(GAMES)))
     numbers = {}
@@ -51,12 +51,17 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         for m, res in results.items():
             numbers[f"{name} {m}: NashConv after {iters} it."] = \
                 f"{res.nash_conv:.2e} ({res.seconds:.2f} s)"
-    return finish(fig, out_dir, "convergence_compare",
-                  "NashConv of fictitious play, per-information-set multiplicative "
-                  "weights (hedge) and CFR+ against iterations and time, each run for "
-                  "the same number of iterations from the uniform profile (the "
-                  "iteration axis is deterministic, the time axis is measured). CFR+ "
-                  "falls roughly like "
-                  "1/t, fictitious play more slowly and with oscillations, hedge "
-                  "slowest (like 1/sqrt(t)), as Ganzfried reports for FP vs hedge.",
-                  numbers, "Ganzfried (tournaments) sec. 7; Tammelin (CFR+); pokerdyn")
+    return described(fig, "convergence_compare",
+                     "NashConv of fictitious play, per-information-set multiplicative "
+                     "weights (hedge) and CFR+ against iterations and time, each run for "
+                     "the same number of iterations from the uniform profile (the "
+                     "iteration axis is deterministic, the time axis is measured). CFR+ "
+                     "falls roughly like "
+                     "1/t, fictitious play more slowly and with oscillations, hedge "
+                     "slowest (like 1/sqrt(t)), as Ganzfried reports for FP vs hedge.",
+                     numbers, "Ganzfried (tournaments) sec. 7; Tammelin (CFR+); pokerdyn")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

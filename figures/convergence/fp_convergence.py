@@ -9,12 +9,12 @@ import numpy as np
 from pokerdyn.games import compile_game, get_game
 from pokerdyn.solvers import fictitious_play
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 CASES = (("kuhn", {}), ("kuhn3", {}), ("skp", {"P": 9}))
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     iters = 2_000 if quick else 100_000
     fig, ax = new_figure()
     numbers = {}
@@ -29,9 +29,14 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("NashConv of the average strategy")
     ax.set_title("Fictitious play (reach-weighted averaging), P = 9 for skp")
     ax.legend(fontsize=8)
-    return finish(fig, out_dir, "fp_convergence",
-                  "NashConv of the fictitious-play average profile against iterations "
-                  "(log-log), simultaneous and alternating updates. The curves fall "
-                  "roughly like 1/t with superimposed oscillations: the damped cycling "
-                  "of best responses around the equilibrium.",
-                  numbers, "Mercer (hold'em builder) sec. on fictitious play; pokerdyn")
+    return described(fig, "fp_convergence",
+                     "NashConv of the fictitious-play average profile against iterations "
+                     "(log-log), simultaneous and alternating updates. The curves fall "
+                     "roughly like 1/t with superimposed oscillations: the damped cycling "
+                     "of best responses around the equilibrium.",
+                     numbers, "Mercer (hold'em builder) sec. on fictitious play; pokerdyn")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

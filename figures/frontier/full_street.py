@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 RECORD = Path(__file__).with_name("data") / "full_street_families.json"
 SOURCE = "Billingham, arXiv 1707.01392 (full street simplified three player Kuhn poker)"
@@ -38,7 +38,9 @@ def families(rec: dict) -> list[tuple[float, float, dict]]:
     return out
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
+    """Every family's frequencies against P (not quick: each family's certificate checked
+    again)."""
     import sympy as sp
 
     rec = json.loads(RECORD.read_text())
@@ -78,11 +80,16 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         ax.set_xlabel("P")
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
-    path = save(fig, out_dir, "full_street_frequencies.png")
     counts = [len(pc["families"]) for pc in rec["pieces"]]
-    return FigureResult("full_street_frequencies", (path,),
-                        "Equilibrium frequencies of full-street simplified 3-player Kuhn "
-                        "poker against the pot P, every family of the exact whole-axis "
-                        "enumeration (colour: support).",
-                        {"pieces": len(counts), "max_coexisting": max(counts, default=0),
-                         "supports": len(colours), "certified_again": checked}, SOURCE)
+    return described(fig, "full_street_frequencies",
+                     "Equilibrium frequencies of full-street simplified 3-player Kuhn "
+                     "poker against the pot P, every family of the exact whole-axis "
+                     "enumeration (colour: support).",
+                     {"pieces": len(counts), "max_coexisting": max(counts, default=0),
+                      "supports": len(colours), "certified_again": checked}, SOURCE)
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/full_street_frequencies.png``; its
+    :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -3,7 +3,7 @@
 irregular (chaotic) one, their Poincare sections, and the convergence of the largest
 Lyapunov exponent (Benettin's method, several seeded starts per pot).  The bottom row reads
 the committed long runs (``data/full_street_long_runs.json``, written by
-``benchmarks/full_street_long_runs.py``): windowed exponents over time with their batch-means
+``experiments/full_street_long_runs.py``): windowed exponents over time with their batch-means
 estimate (:mod:`dynamics.chaos.convergence`), so ``quick`` shows them too."""
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pokerdyn.dynamics.chaos.classify import classify_run
 from pokerdyn.dynamics.chaos.lyapunov import ChaosRun, random_starts, run_chaos
 from pokerdyn.games import get_game
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 GAME = "kuhn3-full-simplified"
 # (pot, section) of the periodic and of the irregular example (see README, issue 14 numbers)
@@ -81,7 +81,7 @@ def section_panel(ax, run: ChaosRun, axes: tuple[str, str] | None = None, **kw):
     return ax
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     g = get_game(GAME)
     t_end = 1500.0 if quick else 20000.0
     n_starts = 1 if quick else 3
@@ -112,8 +112,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             "periods": [None if c.period is None else round(c.period, 3) for c in cls],
             "profit rates": [np.round(x.profit_rates, 5).tolist() for x in runs]}
     numbers["long runs"] = _long_row(axes[2], long_runs())
-    return finish(
-        fig, out_dir, "full_street_dynamics",
+    return described(
+        fig, "full_street_dynamics",
         "Adaptive-play ODE of full-street simplified 3-player Kuhn poker on the 13 "
         "frequencies that iterated dominance leaves free, integrated in logit coordinates. "
         f"Top: P = {PERIODIC[0]:g}, a periodic orbit (one cluster on the section, exponent "
@@ -122,6 +122,11 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         "windowed exponents of the committed long runs (P = 6; other pots) and their "
         "batch-means estimates +- 2 standard errors against the pot.",
         numbers, "Billingham, arXiv 1707.01392, sec. 4")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)
 
 
 def _long_row(row, runs: list[dict]) -> dict:

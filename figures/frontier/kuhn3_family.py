@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.frontier import szafron
 
 DATA = Path(__file__).with_name("data") / "kuhn3_families_P3.json"
@@ -34,7 +34,7 @@ def _points(num, rng, n: int) -> list[np.ndarray]:
     return sample(num, rng, n)
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     from fractions import Fraction
 
     import sympy as sp
@@ -92,8 +92,14 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                "E2_range": [float(e[:, 1].min()), float(e[:, 1].max())],
                "E3_range": [float(e[:, 2].min()), float(e[:, 2].max())],
                "szafron_E1_range": [float(es[:, 0].min()), float(es[:, 0].max())], **exact}
-    return finish(fig, out_dir, "kuhn3_family",
-                  "3-player Kuhn poker at P = 3: payoffs across the certified equilibrium "
-                  "families; player 2 gets -1/48 everywhere while players 1 and 3 trade "
-                  "utility along E1 + E3 = 1/48.", numbers,
-                  "Szafron, Gibson & Sturtevant, AAMAS 2013 (the family and its utility transfer)")
+    return described(fig, "kuhn3_family",
+                     "3-player Kuhn poker at P = 3: payoffs across the certified equilibrium "
+                     "families; player 2 gets -1/48 everywhere while players 1 and 3 trade "
+                     "utility along E1 + E3 = 1/48.", numbers,
+                     "Szafron, Gibson & Sturtevant, AAMAS 2013 (the family and its utility "
+                     "transfer)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -1,7 +1,7 @@
 """3-player Kuhn poker (4 cards) at P = 4: the curves of equilibria found by
 :func:`solvers.symbolic.supports.curves.support_curves` in the supports the support solver
 skips and in the supports next to their ends (figures/frontier/data/kuhn3_p4_curves.json,
-``python benchmarks/kuhn3_p4_curves.py``).  Some are rational in their parameter; one
+``python experiments/kuhn3_p4_curves.py``).  Some are rational in their parameter; one
 carries the square root of a quartic in player 2's J bet after a check (x2_J_k_b), an
 elliptic curve certified by an exact NashConv of 0 in a quadratic field.
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 DATA = Path(__file__).with_name("data") / "kuhn3_p4_curves.json"
 C_PAYOFFS = (-4 / 75, 1 / 300, 1 / 20)  # the isolated equilibrium C at P = 4 (README)
@@ -34,7 +34,7 @@ def _frequency(c: dict, name: str) -> np.ndarray:
     return np.array(fr[name]) if name in fr else np.full(n, float(eval(c["others"][name])))
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     cs = recorded()
     fig, (ax, bx) = new_figure(1, 2, size=(11, 4.6))
     numbers = {}
@@ -62,5 +62,10 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     summary = (f"kuhn3 at P = 4: {len(cs)} curves of equilibria in the supports the support "
                f"solver skips and next to them; player 1's payoff runs over "
                f"[{min(e1):.5f}, {max(e1):.5f}] on them, against -4/75 = -0.05333 at C")
-    return finish(fig, out_dir, "kuhn3_p4_curves", summary, numbers,
-                  "pokerdyn (issue 14): solvers.symbolic.supports.curves on kuhn3 at P = 4")
+    return described(fig, "kuhn3_p4_curves", summary, numbers,
+                     "pokerdyn (issue 14): solvers.symbolic.supports.curves on kuhn3 at P = 4")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

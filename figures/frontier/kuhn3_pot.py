@@ -3,7 +3,7 @@
 each solved with P symbolic: solvers.symbolic.supports.pot_sweep; committed in
 figures/frontier/data/kuhn3_pot.json), a second sweep of 5/2 <= P <= 7/2
 (kuhn3_pot_low.json) and three sweeps of the parts of [2, 5] the first two did not sample,
-(2, 5/2), (7/2, 4), (9/2, 5) (kuhn3_pot_gaps.json, benchmarks/kuhn3_pot_gaps.py); family
+(2, 5/2), (7/2, 4), (9/2, 5) (kuhn3_pot_gaps.json, experiments/kuhn3_pot_gaps.py); family
 numbers continue from one sweep to the next.
 
 Top: each player's payoff on every family (families with free parameters at the free values
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 DATA = Path(__file__).with_name("data") / "kuhn3_pot.json"
 LOW = Path(__file__).with_name("data") / "kuhn3_pot_low.json"  # the 5/2:7/2 sweep
@@ -96,7 +96,7 @@ def sp_low(p_set: str) -> float:
     return float(s.inf if isinstance(s, sp.Set) else s)
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     data = recorded()
     fig, axes = new_figure(2, 3, size=(14, 7.5), sharex=True)
     low = json.loads(LOW.read_text())
@@ -141,7 +141,12 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                "pieces": len(data["pieces"]), "pots": data["pots"],
                "sample_pots": [q["pot"] for q in data["sample_pots"]],
                "largest_distance": max((q["largest_distance"] or 0) for q in data["sample_pots"])}
-    return finish(fig, out_dir, "kuhn3_pot",
-                  "3-player Kuhn poker: certified equilibrium families against the pot P "
-                  "(union of the families the seeded runs reach)", numbers,
-                  "Szafron, Gibson & Sturtevant, AAMAS 2013 (the P = 3 family)")
+    return described(fig, "kuhn3_pot",
+                     "3-player Kuhn poker: certified equilibrium families against the pot P "
+                     "(union of the families the seeded runs reach)", numbers,
+                     "Szafron, Gibson & Sturtevant, AAMAS 2013 (the P = 3 family)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

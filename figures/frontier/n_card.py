@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.games import get_game
 from pokerdyn.games.catalog.kuhn import RANKS
 from pokerdyn.solvers import _kernels as K
@@ -124,9 +124,8 @@ def plot_branches(ax, res: ContinuationResult, names: list[str] | None = None):
     return ax
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+def figure(seed: int = 0, quick: bool = False) -> Figure:
+    """Frequencies against P, branch by branch, N = 4-7 (quick: N = 3)."""
     cards = (3,) if quick else (4, 5, 6, 7)
     pots, start = (2.0, 10.0), 5.3
     opts = Options(max_branches=1000)   # no budget stop: N = 7 needs 558
@@ -140,11 +139,17 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         numbers[f"N={n}"] = {"branches": len(res.branches),
                              "max_nash_conv": res.max_certificate(),
                              "split_bets": split_bets(res)}
-    path = save(fig, out_dir, "n_card_branches.png")
     mids = {k: [f"P{b['player']} {b['card']} after '{b['history']}'"
                 + (" (mid-range)" if b["mid_range"] else "") for b in v["split_bets"]]
             for k, v in numbers.items()}
     summary = ("Equilibrium frequencies of N-card 3-player Kuhn poker against the pot P, "
                "branch by branch (grey lines: support changes). Bets that are a value bet "
                f"against one opponent and a bluff against the other: {mids}")
-    return FigureResult("n_card", (path,), summary, numbers, SOURCE)
+    return described(fig, "n_card", summary, numbers, SOURCE)
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/n_card_branches.png``; its :class:`FigureResult`."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return finish(figure(seed=seed, quick=quick), out_dir, filename="n_card_branches.png")

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pokerdyn.figures.base import finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.frontier.n_card import bet_equities
 from pokerdyn.games import get_game
 from pokerdyn.games.catalog.kuhn import deck
@@ -141,12 +141,14 @@ def _label(b: dict) -> str:
     return f"P{b['player']} {b['card']} after '{hist}'"
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False):
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+def figure(seed: int = 0, quick: bool = False, heavy: bool = False,
+           out_dir: Path | None = None) -> Figure:
+    """The figure from the committed data, or with ``heavy`` from the continuations run
+    again (their data written to ``out_dir`` when given)."""
     if heavy:
         data = {f"N={n}": compute(n) for n in CARDS}
-        (out_dir / DATA.name).write_text(json.dumps({"run": RUN, **data}))
+        if out_dir is not None:
+            (Path(out_dir) / DATA.name).write_text(json.dumps({"run": RUN, **data}))
     else:
         data = {k: v for k, v in json.loads(DATA.read_text()).items() if k.startswith("N=")}
     fig, axes = new_figure(len(data), 2, size=(11, 3.4 * len(data)), squeeze=False)
@@ -169,8 +171,16 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
             a.legend(fontsize=6)
         numbers[key] = {"branches": d["branches"], "covered": d["covered"],
                         "bets": {_label(b): b["split_pots"] for b in d["bets"]}}
-    return finish(fig, out_dir, "n_card_midrange",
-                  "N-card 3-player Kuhn poker, N = 6 and 7: the bets with a mid-range card "
-                  "that value-bet one opponent and bluff the other, their frequency against "
-                  f"P and their equity against each opponent's calling range: {numbers}",
-                  numbers, SOURCE)
+    return described(fig, "n_card_midrange",
+                     "N-card 3-player Kuhn poker, N = 6 and 7: the bets with a mid-range card "
+                     "that value-bet one opponent and bluff the other, their frequency against "
+                     f"P and their equity against each opponent's calling range: {numbers}",
+                     numbers, SOURCE)
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False
+         ) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/n_card_midrange.png``; its :class:`FigureResult`."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    return finish(figure(seed=seed, quick=quick, heavy=heavy, out_dir=out_dir), out_dir)

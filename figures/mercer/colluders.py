@@ -5,17 +5,21 @@ shared hole cards and winnings; weak: win sharing; pot: pot sharing).
 
 The colluders are the last k seats; a gain is the colluders' summed payoff in the collusion
 game minus their summed payoff at the same seats in the game without collusion, both at a
-CFR+ equilibrium (``benchmarks/mercer_colluders.py``, whose JSON this module reads; with
-``heavy`` it re-solves everything into ``out_dir``).
+CFR+ equilibrium (:func:`run`, whose JSON ``data/mercer_colluders.json`` this module reads;
+with ``heavy`` it re-solves everything into ``out_dir``; ``experiments/mercer_colluders.py``
+is its command line).
 """
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
+from typing import Iterable
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, new_figure, save
-from pokerdyn.figures.mercer.render import DATA, bench_results
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
+from pokerdyn.figures.mercer.render import DATA, heavy_results
 
 KINDS = ("strong", "weak", "pot")
 NAME = "mercer_colluders"
@@ -42,6 +46,71 @@ def spec_of(game: str, n: int, kind: str | None, k: int) -> str:
         return f"mercer-{game}(players={n})"
     seats = ",".join(str(s) for s in range(n - k + 1, n + 1))
     return f"mercer-{game}(players={n},collusion={kind},colluders=[{seats}])"
+
+
+def solve(spec: str, tol: float, iterations: int, growth: float = 1.1) -> dict:
+    """CFR+ on ``spec`` to NashConv ``tol`` or ``iterations`` (NashConv measured at
+    checkpoints 1..10, then growing by ``growth``): the record :func:`run` keeps per game
+    (sizes, build and solve seconds, payoffs, NashConv history, peak memory so far)."""
+    import resource
+
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.catalog.registry import make_game
+    from pokerdyn.solvers.iterative import run_iterative
+    from pokerdyn.solvers.learning.cfr_plus import CFR
+
+    t0 = time.perf_counter()
+    cg = compile_game(make_game(spec))
+    t1 = time.perf_counter()
+    built_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20
+    r = run_iterative(cg, CFR(), iterations=iterations, tol=tol, growth=growth)
+    return {"spec": spec, "nodes": int(cg.n_nodes), "infosets": int(cg.n_infosets),
+            "build_s": round(t1 - t0, 2), "solve_s": round(time.perf_counter() - t1, 2),
+            "iterations": int(r.iterations), "nash_conv": float(r.nash_conv),
+            "payoffs": [float(x) for x in r.expected_payoffs],
+            "history": [[int(i), float(nc), round(float(s), 2)] for i, nc, s in r.history],
+            "build_peak_rss_gb": round(built_rss, 2),
+            "peak_rss_gb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20,
+                                 2)}
+
+
+def specs(game: str, n: int) -> list[str]:
+    """The games of N-player Mercer ``game`` that :func:`run` solves: without collusion,
+    then every (k, constraint) for k = 2 .. N-1."""
+    return [spec_of(game, n, None, 0)] + [spec_of(game, n, kind, k)
+                                          for k in range(2, n) for kind in KINDS]
+
+
+def run(out: Path, players: Iterable[int] = (3, 4), game: str = "smh", tol: float = 0.002,
+        iterations: int = 400, growth: float = 1.1, shard: tuple[int, int] = (0, 1),
+        progress: bool = False) -> dict:
+    """Solve (:func:`solve`) every game of :func:`specs` for each player count not yet in
+    the JSON file ``out`` (spec -> record), rewriting it after each solve, so an
+    interrupted run resumes; ``shard=(i, m)`` solves every m-th game from the i-th (run
+    m shards in parallel, each to its own file, then :func:`merge` them).  Returns the
+    records; ``progress`` prints each record as it is solved."""
+    out = Path(out)
+    done = json.loads(out.read_text()) if out.exists() else {}
+    i, m = shard
+    for n in players:
+        for spec in specs(game, n)[i::m]:
+            if spec in done:
+                continue
+            done[spec] = solve(spec, tol, iterations, growth)
+            if progress:
+                print(json.dumps(done[spec]), flush=True)
+            out.write_text(json.dumps(done, indent=1))
+    return done
+
+
+def merge(out: Path, parts: Iterable[Path]) -> dict:
+    """The records of the files ``parts`` merged into ``out`` (rewritten); returns them."""
+    out = Path(out)
+    done = json.loads(out.read_text()) if out.exists() else {}
+    for p in parts:
+        done.update(json.loads(Path(p).read_text()))
+    out.write_text(json.dumps(done, indent=1))
+    return done
 
 
 def gains(results: dict, game: str, n: int) -> list[dict]:
@@ -106,14 +175,17 @@ def plot_constraint(ax, rows: list[dict], kind: str):
     return ax
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
-    out_dir = Path(out_dir)
-    path, results = bench_results(RESULTS, out_dir, heavy, "mercer_colluders.py",
-                                  "--players", "3", "4")
-    if heavy:
+def _draw(heavy: bool, out_dir: Path | None) -> tuple[Figure, list[dict]]:
+    """The figure and its rows (:func:`gains`), from the committed results or, with
+    ``heavy``, from :func:`run` into ``out_dir`` (3 and 4 players, then 5P-SMH)."""
+    def solve_all(path: Path) -> None:
+        run(path, players=(3, 4))
         # 5P-SMH (35,857,341 nodes with the board collapsed): 20 CFR+ iterations per solve
-        path, results = bench_results(RESULTS, out_dir, heavy, "mercer_colluders.py",
-                                      "--players", "5", "--iterations", "20", "--growth", "2")
+        run(path, players=(5,), iterations=20, growth=2)
+
+    if heavy and out_dir is None:
+        raise ValueError("heavy needs an out_dir for its results")
+    path, results = heavy_results(RESULTS, out_dir, heavy, solve_all)
     rows = []
     for game in ("smh", "mmh"):
         for n in (3, 4, 5):
@@ -121,16 +193,30 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
     fig, axes = new_figure(1, len(KINDS), size=(13, 4))
     for ax, kind in zip(np.ravel(axes), KINDS):
         plot_constraint(ax, rows, kind)
-    files = [save(fig, out_dir, f"{NAME}.png")]
-    table = out_dir / f"{NAME}.md"
-    table.write_text("## The colluder count (the paper's open question)\n\n" + markdown(rows)
-                     + "\n\n" + NOTE + "\n")
-    files.append(table)
     numbers = {f"{r['players']}P-{r['game'].upper()} k={r['colluders']} {r['kind']}: gain / loss":
                f"{r['gain']:+.4f} / {r['loss']:+.4f}" for r in rows}
-    return FigureResult(NAME, tuple(files),
-                        "Colluders' total gain and non-colluders' total loss per hand (antes) "
-                        "against the number of colluders k (the last k seats), Mercer Hold'em "
-                        "with N players, CFR+ equilibria of the collusion game and of the game "
-                        "without collusion. Read from " + path.name + ".",
-                        numbers, "Mercer (hold'em paper) sec. 5, its open question")
+    return described(fig, NAME,
+                     "Colluders' total gain and non-colluders' total loss per hand (antes) "
+                     "against the number of colluders k (the last k seats), Mercer Hold'em "
+                     "with N players, CFR+ equilibria of the collusion game and of the game "
+                     "without collusion. Read from " + path.name + ".",
+                     numbers, "Mercer (hold'em paper) sec. 5, its open question"), rows
+
+
+def figure(seed: int = 0, quick: bool = False, heavy: bool = False,
+           out_dir: Path | None = None) -> Figure:
+    """Gain and loss against k, one panel per constraint (``heavy``: every game solved
+    again into ``out_dir``, hours)."""
+    return _draw(heavy, out_dir)[0]
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/mercer_colluders.png`` and its table as
+    ``mercer_colluders.md``; the :class:`FigureResult`."""
+    out_dir = Path(out_dir)
+    fig, rows = _draw(heavy, out_dir)
+    table = out_dir / f"{NAME}.md"
+    result = finish(fig, out_dir, extra=(table,))
+    table.write_text("## The colluder count (the paper's open question)\n\n" + markdown(rows)
+                     + "\n\n" + NOTE + "\n")
+    return result

@@ -2,15 +2,14 @@
 single player's gain from deviating, not the sum over players (NashConv).  Iterations of
 the paper's fictitious play until each falls below 0.01, on the small Mercer games (run
 here), and on 3P-MMH without and with collusion (the paper: 3,600 and "up to" 8,500
-iterations) from the logs of ``benchmarks/mercer_fp_epsilon.py``
-(``figures/mercer/data/fp_eps_*.json``; ``heavy`` runs the missing ones: hours on a shared
-core).  Output: ``mercer_epsilon.md``.
+iterations) from the logs of :func:`fp_epsilon_log` (``figures/mercer/data/fp_eps_*.json``;
+``experiments/mercer_fp_epsilon.py`` is its command line; ``heavy`` runs the missing ones:
+hours on a shared core).  Output: ``mercer_epsilon.md``.
 """
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +19,7 @@ from pokerdyn.games.catalog.registry import make_game
 
 from pokerdyn.figures.base import FigureResult
 from pokerdyn.figures.mercer.fig2 import fp_regrets
-from pokerdyn.figures.mercer.render import BENCH, DATA, write_md
+from pokerdyn.figures.mercer.render import DATA, write_md
 
 NAME = "mercer_epsilon"
 SMALL = {"mercer-smh(players=2)": 400, "mercer-mmh(players=2)": 6000,
@@ -37,6 +36,77 @@ ISSUE12_MMH3 = 3600
 def first_below(t, x, eps: float = 0.01):
     hit = np.nonzero(np.asarray(x) < eps)[0]
     return int(np.asarray(t)[hit[0]]) if len(hit) else None
+
+
+def fp_epsilon_log(game: str, out: Path, eps: float = 0.01, check: int = 25, save: int = 250,
+                   max_iterations: int = 20_000, progress: bool = False) -> dict:
+    """Iterations of the paper's fictitious play (simultaneous, per-information-set
+    averaging) on ``game`` (a spec) until its epsilon, the largest single player's regret,
+    is below ``eps``: the regret is checked every ``check`` iterations (the max over
+    players and the sum, NashConv) and the log written to ``out`` (JSON) after every check,
+    the profile to ``out``'s ``.npy`` sibling every ``save`` iterations, so a killed run
+    resumes where it stopped; at the first check under ``eps`` the last window is replayed
+    one iteration at a time (``paper_fictitious_play(resume=...)``) for the exact stopping
+    iteration; the profile at which the paper's ``run.sh`` epsilon 0.1 stops is saved on
+    the way (``.eps0.1.npy``).  Returns the log (``progress``: print each check)."""
+    from pokerdyn.games import compile_game
+    from pokerdyn.games.catalog.registry import make_game
+    from pokerdyn.games.strategy import uniform_strategy
+    from pokerdyn.solvers.evaluation import regrets
+    from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
+    from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
+
+    out = Path(out)
+    cg = compile_game(make_game(game))
+    npy = out.with_suffix(".npy")
+    log = {"game": game, "eps": eps, "check": check, "t": [], "max_regret": [],
+           "nash_conv": [], "seconds": 0.0, "stopped_at": None}
+    fp = FictitiousPlay(schedule="simultaneous", averaging="infoset")
+    t, sigma = 0, fp.init(cg, uniform_strategy(cg))
+    if out.exists() and npy.exists():
+        log = json.loads(out.read_text())
+        t = int(np.load(npy.with_suffix(".t.npy")))
+        sigma = np.load(npy)
+        keep = [i for i, x in enumerate(log["t"]) if x <= t]
+        for k in ("t", "max_regret", "nash_conv"):
+            log[k] = [log[k][i] for i in keep]
+    start = time.perf_counter() - log["seconds"]
+    prev = (t, sigma.copy())
+    while t < max_iterations:
+        if t % check == 0:
+            reg = regrets(cg, sigma)
+            log["t"].append(t)
+            log["max_regret"].append(float(reg.max()))
+            log["nash_conv"].append(float(reg.sum()))
+            log["seconds"] = time.perf_counter() - start
+            if progress:
+                print(t, f"{reg.max():.5f}", f"{reg.sum():.5f}", f"{log['seconds']:.0f}s",
+                      flush=True)
+            if reg.max() < 0.1 and "stopped_at_0.1" not in log:   # run.sh's epsilon
+                r = paper_fictitious_play(cg, 0.1, max_iterations=t + 1, resume=prev)
+                log["stopped_at_0.1"] = r.iterations
+                np.save(out.with_suffix(".eps0.1.npy"), r.strategy)
+            if reg.max() < eps:
+                r = paper_fictitious_play(cg, eps, max_iterations=t + 1, resume=prev)
+                log["stopped_at"] = r.iterations
+                log["stop_max_regret"] = r.max_regret
+                log["stop_nash_conv"] = r.nash_conv
+                log["seconds"] = time.perf_counter() - start
+                np.save(npy, r.strategy)
+                np.save(npy.with_suffix(".t.npy"), np.array(r.iterations))
+                out.write_text(json.dumps(log))
+                if progress:
+                    print("stopped at", r.iterations, flush=True)
+                return log
+            prev = (t, sigma.copy())
+            out.write_text(json.dumps(log))
+        if t % save == 0 and t:
+            np.save(npy, sigma)
+            np.save(npy.with_suffix(".t.npy"), np.array(t))
+        fp.advance(cg, sigma, t, 1)
+        t += 1
+    out.write_text(json.dumps(log))
+    return log
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
@@ -58,8 +128,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
         path = DATA / fname
         if heavy and not path.exists():
             path = Path(out_dir) / fname
-            subprocess.run([sys.executable, str(BENCH / "mercer_fp_epsilon.py"),
-                            spec, "--out", str(path)], check=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fp_epsilon_log(spec, path)
         if path.exists():
             log = json.loads(path.read_text())
             a = log.get("stopped_at") or first_below(log["t"], log["max_regret"])

@@ -7,7 +7,7 @@ deviating) and NashConv (the sum over players).  Fictitious play is the paper's
 (:mod:`solvers.learning.paper_fp`: uniform start, simultaneous 1/(t+1) updates per
 information set), its regret measured after every iteration; CFR+ (average profile) at
 geometric checkpoints.  Games: 2P-MMH and 3P-SMH (quick: fewer iterations); 3P-MMH adds
-the logged run of ``benchmarks/mercer_fp_epsilon.py`` when its JSON is committed.
+the logged run of ``epsilon.fp_epsilon_log`` when its JSON is committed.
 Output: ``mercer_fig2.png``.
 """
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pokerdyn.solvers.learning.cfr_plus import CFR
 from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
 from pokerdyn.solvers.iterative import checkpoints
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.mercer.render import DATA
 
 NAME = "mercer_fig2"
@@ -92,7 +92,7 @@ def one_cycle(r: np.ndarray, w: int = 10) -> tuple[int, int]:
     return max(a - w // 2, 0), min(b + w // 2, n - 1)
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     runs = {}
     for spec, iters in GAMES.items():
         cg = compile_game(make_game(spec))
@@ -138,9 +138,14 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
         if cf is not None:
             numbers[f"{spec}: CFR+ max regret / NashConv at the end"] = \
                 f"{cf[-1, 1]:.2e} / {cf[-1, 2]:.2e}"
-    return finish(fig, Path(out_dir), NAME,
-                  "Regret of the paper's fictitious play per iteration (its epsilon, the "
-                  "largest single player's gain from deviating, and the sum over players), "
-                  "the whole run and one zoomed cycle, with CFR+'s average profile on the "
-                  "same axes: fictitious play's regret falls in damped cycles, CFR+'s "
-                  "steadily and far faster.", numbers, "Mercer (hold'em paper) Fig. 2")
+    return described(fig, NAME,
+                     "Regret of the paper's fictitious play per iteration (its epsilon, the "
+                     "largest single player's gain from deviating, and the sum over players), "
+                     "the whole run and one zoomed cycle, with CFR+'s average profile on the "
+                     "same axes: fictitious play's regret falls in damped cycles, CFR+'s "
+                     "steadily and far faster.", numbers, "Mercer (hold'em paper) Fig. 2")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/mercer_fig2.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), Path(out_dir))

@@ -23,8 +23,6 @@ from pokerdyn.figures.mercer.paper import PaperTable
 # committed results, shipped with the package (a plain `pip install .` run reads them too)
 DATA = Path(__file__).resolve().parent / "data"
 COMMITTED = DATA / "profiles"
-# the heavy runs' scripts (in a source checkout only)
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 PAPER_PAYOFF_ERROR = 0.00577   # the paper's stated error of its payoffs (Table 7)
 FP_FREQ_ERROR = 3.0            # "a few percentage points" for frequencies found by FP
 
@@ -92,17 +90,16 @@ def spread(freqs: list[dict]) -> dict:
     return {k: (min(f[k] for f in freqs), max(f[k] for f in freqs)) for k in freqs[0]}
 
 
-def bench_results(committed: Path, out_dir: Path, heavy: bool, script: str,
-                  *args: str) -> tuple[Path, dict]:
-    """The JSON results of a heavy benchmark script: the committed file, or with ``heavy``
-    ``benchmarks/<script>`` run into ``out_dir/<committed name>`` first; {} when absent."""
+def heavy_results(committed: Path, out_dir: Path, heavy: bool,
+                  compute: Callable[[Path], object]) -> tuple[Path, dict]:
+    """The JSON results of a heavy run: the committed file, or with ``heavy``
+    ``compute(out_dir/<committed name>)`` first (a resumable library run that writes its
+    JSON there: ``colluders.run``, ``strong.run``); {} when absent."""
     path = committed
     if heavy:
-        import subprocess
-        import sys
         path = Path(out_dir) / committed.name
-        subprocess.run([sys.executable, str(BENCH / script), *args, "--out", str(path)],
-                       check=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        compute(path)
     return path, (json.loads(path.read_text()) if path.exists() else {})
 
 

@@ -3,7 +3,7 @@
 sharing; bottom), each beside the paper's fictitious play re-run at epsilon 0.1 (the
 paper's ``run.sh``) and 0.01 where cached, and the spread of CFR+ equilibria to NashConv
 0.01 from several starts (``heavy`` computes the missing CFR+ starts of the collusion game;
-the collusion game's FP profiles come from ``benchmarks/mercer_fp_epsilon.py``).
+the collusion game's FP profiles come from ``epsilon.fp_epsilon_log``).
 Output: ``mercer_table8.md``.
 """
 from __future__ import annotations

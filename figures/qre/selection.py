@@ -15,7 +15,7 @@ import numpy as np
 from pokerdyn.games import get_game
 from pokerdyn.solvers.qre.selection import limit_at_pot, selected_frequencies, selection_map
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 
 def _quick(name: str, grid: int):
@@ -46,7 +46,7 @@ def _full(name: str, grid: int):
     return pots, freqs, [float(s.high) for s in segs[:-1]]
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     games = ["skp", "kuhn3"] if quick else ["skp", "kuhn3-third", "kuhn3"]
     fig, axes = new_figure(1, len(games), size=(6.0 * len(games), 4.2), squeeze=False)
     numbers = {}
@@ -64,5 +64,10 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         ax.set_xlim(0, 12)
         ax.legend(fontsize=7, ncol=2)
         numbers[f"{name}_jumps"] = jumps
-    return finish(fig, out_dir, "qre_selection",
-                  "frequencies selected by the logit QRE branch limit against P", numbers)
+    return described(fig, "qre_selection",
+                     "frequencies selected by the logit QRE branch limit against P", numbers)
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -17,7 +17,7 @@ import numpy as np
 from pokerdyn.games import Game, GameBuilder, compile_game, get_game
 from pokerdyn.dynamics.learning import branch_stability
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 
 def jordan_game() -> Game:
@@ -57,7 +57,7 @@ def _pot_axis(ax) -> dict:
     return out
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     cases = [("kuhn", get_game("kuhn"), {}), ("jordan-pennies", jordan_game(), {})]
     if not quick:
         cases[1:1] = [("skp P=9", get_game("skp"), {"P": 9.0}),
@@ -82,6 +82,11 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.legend(fontsize=8)
     if not quick:
         numbers.update(_pot_axis(axes[0, 1]))
-    return finish(fig, out_dir, "qre_stability",
-                  "leading eigenvalue of the logit dynamics along the QRE branch; Hopf "
-                  "points where it crosses 0", numbers)
+    return described(fig, "qre_stability",
+                     "leading eigenvalue of the logit dynamics along the QRE branch; Hopf "
+                     "points where it crosses 0", numbers)
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -14,7 +14,7 @@ from pokerdyn.games.catalog.river import R1, TYPES
 from pokerdyn.solvers import solve_lp
 from pokerdyn.solvers._kernels import own_reach
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 ACTION_NAMES = {"k": "check", "b": "bet", "f": "fold", "c": "call", "r": "raise"}
 
@@ -84,7 +84,7 @@ def draw_tree(ax, cg: CompiledGame, sigma: np.ndarray, title: str = ""):
     return ax
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     cg = compile_game(make_game("river", dist1=R1, dist2=R1, max_bets=1, bet_size=0.5))
     res = solve_lp(cg)
     fig, ax = new_figure(size=(11, 6.5))
@@ -96,11 +96,16 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     numbers = {"game value": f"{res.value:+.4f}"}
     for t in TYPES:
         numbers[f"P1 bets with {t}"] = f"{s[g.infoset_index(f'P1:{t}|'), 1]:.3f}"
-    return finish(
-        fig, out_dir, "river_strategy_tree",
+    return described(
+        fig, "river_strategy_tree",
         "Equilibrium of the one-bet river game with both players holding R1 and a bet of 0.5 "
         "(LP). Player 1 bets A and B always and bluffs D with probability 1/4, exactly as in "
         "the half-street game (Papadopoulos sec. 4.2: 'Player 1's betting strategy is the "
         "same as the half street game'); the game value is -0.010 (paper: -0.01). Where a "
         "hand never reaches a node its row is the LP's arbitrary (uniform) choice.",
         numbers, "Papadopoulos, Fig. 2 (sec. 4.2)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -28,7 +28,7 @@ from pokerdyn.games.normal_form import NormalForm, behaviour_from_mixed, mixed_f
 from pokerdyn.solvers import nash_conv, solve_lp
 from pokerdyn.solvers.learning.matrix_fp import matrix_fictitious_play
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 PLANS = (("CF", "CC", "B"), ("CF", "CC", "BF", "BC"))   # the paper's sec. 2.1, per player
 Mix = Mapping[str, Mapping[str, float]]                  # hand type -> paper plan -> prob
@@ -121,7 +121,8 @@ def _fmt(mix: Mix, plans) -> str:
                      for t in TYPES)
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def _draw(quick: bool) -> tuple[Figure, list[str]]:
+    """The figure and the lines of river_table13.txt (every mix)."""
     names = list(DISTRIBUTIONS)
     # quick: the paper's fictitious play on the diagonal only (about a quarter of the time)
     cells = {(a, b): regenerate(a, b, fp=not quick or a == b) for a in names for b in names}
@@ -156,14 +157,27 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.figure.colorbar(im, ax=ax, label="NashConv")
     ax.set_title("Table 13 mixes rounded to 2 decimals: NashConv of their behaviour strategy",
                  fontsize=9)
-    Path(out_dir).mkdir(parents=True, exist_ok=True)
-    (Path(out_dir) / "river_table13.txt").write_text("\n".join(lines) + "\n")
-    return finish(
-        fig, out_dir, "river_table13",
+    return described(
+        fig, "river_table13",
         "Papadopoulos Table 13 regenerated from the rules (the cells are withheld in our "
         "copy): the LP equilibrium of each range pair as the paper's per-type plan mixes, "
         "mapped back to behaviour strategies through the reduced normal form; the exact mixes "
         "have NashConv 0 up to the LP's tolerance, the 2-decimal ones the values shown. The "
         "paper's own fictitious play on the normal form (stop at a gain of 1e-3 per player) "
         "ends with NashConv 1.2e-3 to 1.9e-3 (river_table13.txt lists every mix).",
-        numbers, "Papadopoulos, Table 13 (appendix), sec. 2.1")
+        numbers, "Papadopoulos, Table 13 (appendix), sec. 2.1"), lines
+
+
+def figure(seed: int = 0, quick: bool = False) -> Figure:
+    """NashConv of the 2-decimal Table 13 mixes per range pair (every mix: :func:`main`'s
+    river_table13.txt)."""
+    return _draw(quick)[0]
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/river_table13.png`` and every mix as
+    ``river_table13.txt``; the :class:`FigureResult`."""
+    fig, lines = _draw(quick)
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
+    (Path(out_dir) / "river_table13.txt").write_text("\n".join(lines) + "\n")
+    return finish(fig, out_dir)

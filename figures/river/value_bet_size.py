@@ -12,7 +12,7 @@ from pokerdyn.games.catalog.registry import make_game
 from pokerdyn.games.catalog.river import DISTRIBUTIONS
 from pokerdyn.solvers import solve_lp
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 QUICK_GRID = (0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
 
@@ -38,7 +38,7 @@ def plot_value_curves(ax, bet_sizes, curves: dict[str, np.ndarray], title: str):
     return ax
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     grid = np.array(QUICK_GRID) if quick else np.round(np.linspace(0.1, 5.0, 50), 6)
     fig, axes = new_figure(1, 2, size=(11, 4.2))
     numbers = {}
@@ -49,8 +49,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             i = int(np.argmin(v))
             numbers[f"{dist}, {label}: value at bet 1"] = f"{v[np.argmin(abs(grid - 1))]:+.4f}"
             numbers[f"{dist}, {label}: lowest value (bet size)"] = f"{v[i]:+.4f} ({grid[i]:g})"
-    return finish(
-        fig, out_dir, "river_value_bet_size",
+    return described(
+        fig, "river_value_bet_size",
         "Equilibrium game value (player 1's expected payoff, pot 1) of the river game against "
         "the bet size, both players holding R1 = (.1,.2,.3,.4) or R4 = (.05,.3,.45,.2), with "
         "one bet or bet-and-raise, by the sequence-form LP. The value is never positive: the "
@@ -59,3 +59,8 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         "grid), which the paper's coarse grid (0.5, 1, 2, 3, 5) cannot show. Above a bet of "
         "about 2 the one- and two-bet curves coincide (sec. 5.2).",
         numbers, "Papadopoulos, Figs. 4 and 5 (sec. 5.1)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

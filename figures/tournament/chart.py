@@ -13,7 +13,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure, save
 from pokerdyn.games.preflop.classes import RANKS, grid_cell
 
 NAME = "tournament_chart"
@@ -47,7 +47,15 @@ def draw(ax, top, gap, title: str, vmax: float, optional=None, near=None):
 
 def chart_figure(path: Path, push, call, cells, vmax: float, optional=None, near=None,
                  margin_bb: float | None = None) -> Path:
-    """Write the chart: ``push``/``call`` map class -> [[low, high], ...]; ``cells`` maps
+    """Write the chart of :func:`draw_chart` (same arguments) to ``path``; the path."""
+    path = Path(path)
+    return save(draw_chart(push, call, cells, vmax, optional, near, margin_bb), path.parent,
+                path.name)
+
+
+def draw_chart(push, call, cells, vmax: float, optional=None, near=None,
+               margin_bb: float | None = None) -> Figure:
+    """The chart: ``push``/``call`` map class -> [[low, high], ...]; ``cells`` maps
     class -> (row, col); ``optional``/``near`` (optional) map ``"push"``/``"call"`` to the
     classes optional over the optimal face at some stack of the chart, hatched, and to
     those near-indifferent (|EV margin| < ``margin_bb`` big blinds, :func:`near_classes`),
@@ -79,7 +87,7 @@ def chart_figure(path: Path, push, call, cells, vmax: float, optional=None, near
                               else "near-indifferent away from its thresholds"))
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7,
                frameon=False)
-    return save(fig, path.parent, path.name)
+    return fig
 
 
 def intervals(grid_stacks, played) -> list[list[float]]:
@@ -166,19 +174,17 @@ def chart_data(step: float = 0.1, max_stack: float = 20.0, near_bb: float = 0.01
             **chart_tables(ch, model.names, range(len(model.names)), near_bb)}
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     """The chart from the committed run (``figures/tournament/data/hu_chart.json``: ``pokerdyn
     pushfold --chart --blinds 0.5,1 --max-stack 20 --step 0.1 --json`` without the
     ``*_margin_bb`` tables, 600 KB; the margins near zero are in ``*_near``) when ``quick``;
     else recomputed (190 LPs and the margins, about 30 s)."""
-    out_dir = Path(out_dir)
     r = json.loads(DATA.read_text()) if quick else chart_data()
     top = float(r["stacks"][-1])
-    png = chart_figure(out_dir / f"{NAME}.png", r["push"], r["call"],
-                       {h: grid_cell(h) for h in r["push"]}, top,
-                       optional={k: set(r[f"{k}_optional"]) for k in ("push", "call")},
-                       near={k: near_classes(r, k) for k in ("push", "call")},
-                       margin_bb=r["margin_threshold_bb"])
+    fig = draw_chart(r["push"], r["call"], {h: grid_cell(h) for h in r["push"]}, top,
+                     optional={k: set(r[f"{k}_optional"]) for k in ("push", "call")},
+                     near={k: near_classes(r, k) for k in ("push", "call")},
+                     margin_bb=r["margin_threshold_bb"])
     gaps = sorted(h for h, iv in r["push"].items() if len(iv) > 1)
     numbers = {"classes pushed at every stack": sum(1 for iv in r["push"].values()
                                                     if iv and iv[0][0] <= r["stacks"][0]
@@ -191,13 +197,18 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                    sum(map(len, r["push_optional"].values())),
                    sum(map(len, r["call_optional"].values()))),
                "63s push margin at 5.9 bb (bb)": dict(map(tuple, r["push_near"]["63s"]))[5.9]}
-    return FigureResult(NAME, (png,), "Heads-up jam/fold chart (chip EV, blinds 0.5/1): per "
-                        "class the largest effective stack at which the small blind pushes "
-                        "and the big blind calls, gaps outlined in red, classes near "
-                        "indifference (|EV margin| < 0.01 bb) at some stack dashed, optional "
-                        "ones hatched.", numbers,
-                        "Tournament paper (Ganzfried & Sandholm), HoldemResources' Nash charts")
+    return described(fig, NAME, "Heads-up jam/fold chart (chip EV, blinds 0.5/1): per "
+                     "class the largest effective stack at which the small blind pushes "
+                     "and the big blind calls, gaps outlined in red, classes near "
+                     "indifference (|EV margin| < 0.01 bb) at some stack dashed, optional "
+                     "ones hatched.", numbers,
+                     "Tournament paper (Ganzfried & Sandholm), HoldemResources' Nash charts")
 
 
-__all__ = ["chart_data", "chart_figure", "chart_tables", "draw", "intervals", "main",
-           "near_classes"]
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/tournament_chart.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), Path(out_dir))
+
+
+__all__ = ["chart_data", "chart_figure", "chart_tables", "draw", "draw_chart", "figure",
+           "intervals", "main", "near_classes"]

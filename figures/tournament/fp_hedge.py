@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure, save
 
 NAME = "tournament_fp_hedge"
 DATA = Path(__file__).resolve().parent / "data" / "fp_hedge.json"
@@ -55,6 +55,11 @@ def compare(k: int = 8, samples: int = 2000, stacks=(10.0, 10.0, 10.0),
 
 
 def fp_hedge_figure(path: Path, result: dict) -> Path:
+    """Write :func:`draw_fp_hedge` of ``result`` to ``path``; the path."""
+    return save(draw_fp_hedge(result), Path(path).parent, Path(path).name)
+
+
+def draw_fp_hedge(result: dict) -> Figure:
     """NashConv against iterations (left) and seconds (right), log-log, both solvers."""
     fig, axes = new_figure(1, 2, size=(10, 4))
     for name, style in (("fp", "-"), ("hedge", "--")):
@@ -69,21 +74,22 @@ def fp_hedge_figure(path: Path, result: dict) -> Path:
         ax.legend(fontsize=8)
     axes[0].set_title(f"3-seat ICM jam/fold, {result['k']} buckets, stacks "
                       f"{'/'.join(f'{s:g}' for s in result['stacks'])}", fontsize=9)
-    return save(fig, Path(path).parent, Path(path).name)
+    return fig
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False, heavy: bool = False,
+           out_dir: Path | None = None) -> Figure:
     """The figure from the committed run (``figures/tournament/data/fp_hedge.json``, written
     by ``benchmarks/bench_fp_hedge.py``); ``heavy`` re-runs it (k 8, 2,000 samples, target
-    1e-5, 150 s per solver) into ``out_dir``."""
-    out_dir = Path(out_dir)
+    1e-5, 150 s per solver; its JSON written to ``out_dir`` when given)."""
     if heavy:
         r = compare(k=8, samples=2000, target=1e-5, iterations=10_000_000, seconds=150.0,
                     seed=seed)
-        (out_dir / "fp_hedge.json").write_text(json.dumps(r))
+        if out_dir is not None:
+            (Path(out_dir) / "fp_hedge.json").write_text(json.dumps(r))
     else:
         r = json.loads(DATA.read_text())
-    png = fp_hedge_figure(out_dir / f"{NAME}.png", r)
+    fig = draw_fp_hedge(r)
     numbers = {}
     for name in ("fp", "hedge"):
         h = r[name]
@@ -91,13 +97,18 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False)
             f"{h['iterations']:,}, {h['seconds']:.2f} s, {h['nash_conv']:.2e}")
         numbers[f"{name}: iterations to NashConv {r['target']:g}"] = h["iterations_to_target"]
     numbers["largest strategy difference"] = round(r["max_strategy_difference"], 4)
-    return FigureResult(NAME, (png,), "Fictitious play against Freund-Schapire (hedge) on "
-                        f"the 3-seat ICM jam/fold game ({r['k']} equity buckets, stacks "
-                        f"{'/'.join(f'{s:g}' for s in r['stacks'])} bb, payouts "
-                        f"{'/'.join(f'{p:g}' for p in r['payouts'])}): NashConv against "
-                        "iterations and seconds.", numbers,
-                        "Ganzfried & Sandholm (tournament paper): fictitious play converges "
-                        "faster than Freund-Schapire")
+    return described(fig, NAME, "Fictitious play against Freund-Schapire (hedge) on "
+                     f"the 3-seat ICM jam/fold game ({r['k']} equity buckets, stacks "
+                     f"{'/'.join(f'{s:g}' for s in r['stacks'])} bb, payouts "
+                     f"{'/'.join(f'{p:g}' for p in r['payouts'])}): NashConv against "
+                     "iterations and seconds.", numbers,
+                     "Ganzfried & Sandholm (tournament paper): fictitious play converges "
+                     "faster than Freund-Schapire")
 
 
-__all__ = ["compare", "fp_hedge_figure", "main"]
+def main(out_dir: Path, seed: int = 0, quick: bool = False, heavy: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/tournament_fp_hedge.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick, heavy=heavy, out_dir=out_dir), Path(out_dir))
+
+
+__all__ = ["compare", "draw_fp_hedge", "figure", "fp_hedge_figure", "main"]

@@ -48,29 +48,32 @@ def _read(path: Path, key: str) -> list | None:
     return data["families"] if data.get("key") == key else None
 
 
-def load_families(game_name: str, out_dir: Path, quick: bool = False
+def load_families(game_name: str, out_dir: Path | None, quick: bool = False
                   ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Parsed family records of ``game_name`` and timing information: from the cache file
     in ``out_dir`` (written by an earlier enumeration), else with ``quick`` from the records
     committed in ``figures/billingham/equilibria/data`` (the same enumeration's output;
     tests/test_equilibrium_figures.py checks them against a fresh one), else enumerated now
-    and cached.  Records whose key does not match the game's payoffs are never used."""
+    and cached (no cache when ``out_dir`` is None).  Records whose key does not match the
+    game's payoffs are never used."""
     game = get_game(game_name)
     key = family_key(game)
-    path = Path(out_dir) / f"{game_name}_families.json"
-    info: dict[str, Any] = {"cache": str(path)}
-    recs = _read(path, key)
+    name = f"{game_name}_families.json"
+    path = None if out_dir is None else Path(out_dir) / name
+    info: dict[str, Any] = {"cache": None if path is None else str(path)}
+    recs = None if path is None else _read(path, key)
     if recs is not None:
         info["enumeration"] = "cached"
-    elif quick and (recs := _read(RECORDED / path.name, key)) is not None:
-        info["enumeration"] = f"recorded ({RECORDED.name}/{path.name})"
+    elif quick and (recs := _read(RECORDED / name, key)) is not None:
+        info["enumeration"] = f"recorded ({RECORDED.name}/{name})"
     else:
         from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
 
         t0 = time.perf_counter()
         recs = pieces_records(equilibrium_pieces(game))
         info["enumeration"] = f"{time.perf_counter() - t0:.2f} s"
-        write_families(path, game_name, key, recs)
+        if path is not None:
+            write_families(path, game_name, key, recs)
     return [record_family(r, game) for r in recs], info
 
 
@@ -239,9 +242,20 @@ def mark_critical(ax, crit: Sequence[sp.Expr]) -> Any:
 
 def family_figure(game_name: str, out_dir: Path, quantity: str, filename: str,
                   quick: bool, subs: dict | None = None, keep=None, note: str = ""):
+    """:func:`family_plot` (families cached in ``out_dir``) saved as ``out_dir/filename``.
+    Returns (path, numbers)."""
+    from pokerdyn.figures.base import save
+
+    fig, numbers = family_plot(game_name, quantity, quick, subs, keep, note, out_dir)
+    return save(fig, out_dir, filename), numbers
+
+
+def family_plot(game_name: str, quantity: str, quick: bool, subs: dict | None = None,
+                keep=None, note: str = "", out_dir: Path | None = None):
     """Panels of every named parameter (``quantity="strategy"``) or of E1..En
-    (``"payoffs"``) against P.  Returns (path, numbers)."""
-    from pokerdyn.figures.base import new_figure, save
+    (``"payoffs"``) against P (the families cached in ``out_dir`` when given: see
+    :func:`load_families`).  Returns (figure, numbers)."""
+    from pokerdyn.figures.base import new_figure
 
     game = get_game(game_name)
     t0 = time.perf_counter()
@@ -276,11 +290,10 @@ def family_figure(game_name: str, out_dir: Path, quantity: str, filename: str,
     legend_ax = list(axes.flat)[len(names)]
     legend_ax.legend(handles, labels, loc="center", fontsize=8,
                      title=f"{game_name}: families" + (f"\n{note}" if note else ""))
-    path = save(fig, out_dir, filename)
     numbers = {"families": len(fams), "legend": labels, "critical P": [str(v) for v in crit],
                "enumeration": info["enumeration"],
                "figure seconds": f"{time.perf_counter() - t0:.2f}"}
-    return path, numbers
+    return fig, numbers
 
 
 def main(argv: Sequence[str] | None = None) -> None:

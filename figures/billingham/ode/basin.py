@@ -8,10 +8,10 @@ from pokerdyn.dynamics import basin_map, grid_points
 from pokerdyn.dynamics.plotting import basin_image, mark_points
 
 from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     m = skp_model()
     s3 = named_equilibria()["S3"]
     n = 24 if quick else 80
@@ -21,9 +21,14 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     basin_image(ax, bm, ("c_K", "d_Q"), m.names)
     mark_points(ax, [s3.point], ("c_K", "d_Q"), ["S3"])
     ax.set_title(f"Basins on b_J = {s3.exact['b_J']} ({m.label()})", fontsize=9)
-    return finish(
-        fig, out_dir, "ode_basin",
+    return described(
+        fig, "ode_basin",
         "Each grid point of initial frequencies (c_K, d_Q) with b_J = 2/P is coloured by the "
         "invariant plane its trajectory approaches; the boundary is the trace of the stable "
         "manifold of S3 (Fig. 8); grey: undecided by t = 800.",
         {"grid": f"{n}x{n}", **bm.counts()}, "pokerdyn (Billingham sec. 4.1, Fig. 8)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

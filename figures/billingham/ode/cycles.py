@@ -11,13 +11,13 @@ from pokerdyn.dynamics import cycle_family, find_first_integrals
 from pokerdyn.dynamics.plotting import mark_points, phase_plane
 
 from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 # centre, plane, plotted axes (the first is also the direction of the start offsets)
 FAMILIES = (("S1", {"c_K": 0}, ("b_J", "d_Q")), ("S2", {"d_Q": 0}, ("b_J", "c_K")))
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     m = skp_model()
     eqs = named_equilibria()
     amps = np.linspace(0.03, 0.17, 3 if quick else 8)
@@ -39,10 +39,15 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         numbers[f"periods around {name}"] = [round(c.period, 4) for c in cycles]
         numbers[f"max relative drift of H on a cycle ({name})"] = f"{drift:.1e}"
         numbers[f"max closure of return map ({name})"] = f"{max(c.closure for c in cycles):.1e}"
-    return finish(
-        fig, out_dir, "ode_cycles",
+    return described(
+        fig, "ode_cycles",
         "Periodic orbits in the invariant planes c_K = 0 around S1 and d_Q = 0 around S2, "
         "started at b_J = b_J(S) + a. They are level sets of the first integrals H; the "
         "motion is anticlockwise in (b_J, d_Q) (Player 3 bluffs more, Player 2 calls more, "
         "Player 3 bluffs less, ...). Periods grow with amplitude.",
         numbers, "Billingham, Fig. 7")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -11,11 +11,11 @@ from pathlib import Path
 from pokerdyn.dynamics.plotting import payoff_series
 
 from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.billingham.ode.fates import two_solutions
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     m = skp_model()
     eqs = named_equilibria()
     trs = two_solutions(quick)
@@ -34,9 +34,14 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
                                                     for v in tr.payoffs[-1]]
         numbers[f"E_p({s})"] = [round(float(v), 5) for v in ref]
     fig.suptitle(f"Expectations, Billingham (24)-(26) ({m.label()})", fontsize=10)
-    return finish(
-        fig, out_dir, "ode_expectations",
+    return described(
+        fig, "ode_expectations",
         "Running mean expectations E_p(t)/t of the two Fig. 9 solutions (thick), with the "
         "instantaneous expectations (thin): they oscillate about the equilibrium "
         "expectations of S1 and S2 (dashed), Billingham (15), (16).",
         numbers, "Billingham, Fig. 10 and eqs. (24)-(26)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -10,7 +10,7 @@ from pokerdyn.dynamics import simulate_ode as simulate
 from pokerdyn.dynamics.plotting import time_series
 
 from pokerdyn.figures.billingham.ode._skp import STARTS, skp_model
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 
 def two_solutions(quick: bool):
@@ -19,7 +19,7 @@ def two_solutions(quick: bool):
     return [simulate(m, y0, t_end, t_eval=np.linspace(0, t_end, 1601)) for y0 in STARTS]
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     m = skp_model()
     trs = two_solutions(quick)
     fig, axes = new_figure(1, 2, size=(10, 4), sharey=True)
@@ -28,9 +28,14 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         ax.set_title(f"start (b_J, c_K, d_Q) = {y0}", fontsize=9)
     fig.suptitle(f"Two solutions with different fates ({m.label()})", fontsize=10)
     fin = [tr.final for tr in trs]
-    return finish(
-        fig, out_dir, "ode_fates",
+    return described(
+        fig, "ode_fates",
         "Two solutions started either side of the stable manifold of S3: the first decays "
         "onto c_K = 0 and cycles around S1, the second onto d_Q = 0 around S2.",
         {"final states": [{k: round(v, 5) for k, v in f.items()} for f in fin]},
         "Billingham, Fig. 9")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

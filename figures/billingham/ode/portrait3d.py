@@ -10,10 +10,10 @@ from pokerdyn.dynamics import simulate_batch
 from pokerdyn.dynamics.plotting import mark_points, phase_3d
 
 from pokerdyn.figures.billingham.ode._skp import named_equilibria, skp_model
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     m = skp_model()
     eqs = named_equilibria()
     rng = np.random.default_rng(seed)
@@ -26,8 +26,13 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_title(f"Phase portrait, {n} trajectories ({m.label()})", fontsize=9)
     fate = {"c_K -> 0": sum(t.final["c_K"] < 1e-2 for t in trs),
             "d_Q -> 0": sum(t.final["d_Q"] < 1e-2 for t in trs)}
-    return finish(
-        fig, out_dir, "ode_portrait3d",
+    return described(
+        fig, "ode_portrait3d",
         "Trajectories from random initial frequencies: each decays onto one of the "
         "attracting invariant planes c_K = 0 or d_Q = 0 and then cycles around S1 or S2.",
         {"trajectories": n, **fate}, "pokerdyn (Billingham sec. 4.1)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

@@ -12,10 +12,10 @@ import numpy as np
 
 from pokerdyn.dynamics.play.experiments import alliance_experiment
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     rounds = 200_000 if quick else 20_000_000
     fig, axes = new_figure(1, 2, size=(10, 4), sharey=True)
     numbers = {"rounds per table": rounds}
@@ -44,11 +44,16 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
         ax.set_title(f"kuhn3-third, P = {pot}, seats rotating", fontsize=9)
         ax.set_ylabel("mean ex-showdown payoff per hand")
     axes[0].legend(fontsize=8)
-    return finish(
-        fig, out_dir, "alliance_transfer",
+    return described(
+        fig, "alliance_transfer",
         "Two allied agents who use the equilibrium's free parameter by seat (P = 5: bluff "
         "total; P = 9: Q-calls) take 1/360 (P = 5) or 1/468 (P = 9) chips per hand from the "
         "outsider, although every player always plays an equilibrium strategy. Both tables "
         "use the same random numbers, so the allied - neutral shift (key numbers) is resolved "
         "even in quick mode, where the bars themselves are too noisy.",
         numbers, "Billingham (three-player Kuhn), sec. 2.1, eqs. (3), (6), (9), (11)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

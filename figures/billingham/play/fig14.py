@@ -3,9 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pokerdyn.figures.base import FigureResult
+from pokerdyn.figures.base import Figure, FigureResult, finish
 from pokerdyn.figures.billingham.play.fig13 import pair
 
 
+def figure(seed: int = 0, quick: bool = False) -> Figure:
+    return pair(seed, quick, 0.01, "billingham_fig14", 14)
+
+
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
-    return pair(out_dir, seed, quick, 0.01, "billingham_fig14", 14)
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

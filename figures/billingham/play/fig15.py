@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pokerdyn.dynamics.skp_points import skp_point
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.billingham.play.series import POT, late_mean, nearest_point, plot_frequencies, rounds_for, run
 
 KS = (0.001, 0.0001)
@@ -28,7 +28,7 @@ def initial_conditions() -> dict[str, tuple[float, ...]]:
     return {"A": (b, 0.30, 0.15), "B": (b, 0.10, 0.35)}
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     rounds = rounds_for(quick)
     inits = initial_conditions()
     fig, axes = new_figure(len(KS), len(inits), size=(10, 6.4), sharex=True, sharey=True)
@@ -44,10 +44,15 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             numbers[f"k={k} start {lab}: late-time mean"] = late
             numbers[f"k={k} start {lab}: nearer equilibrium"] = near
     axes[0, 0].legend(fontsize=7)
-    return finish(
-        fig, out_dir, "billingham_fig15",
+    return described(
+        fig, "billingham_fig15",
         "P = 9, L = 6, two initial conditions on either side of S3, at the paper's k = 0.001 "
         "(estimator 'corrected': printed (44), (45), (47), (46) with its denominator corrected) "
         "and at k = 0.0001 (dashed: S2). Bistability (A ends near S2, B near S1) needs the "
         "smaller k in this model; at k = 0.001 both end near S2 (module docstring).",
         numbers, "Billingham (three-player Kuhn), Fig. 15")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

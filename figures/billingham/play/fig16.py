@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.billingham.play.series import study
 
 COLORS = ("tab:red", "tab:orange", "tab:blue", "tab:purple", "tab:green")
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     st = study(quick, seed)
     fig, ax = new_figure(size=(6.4, 4.4))
     numbers = {"rounds": st.rounds, "discard": st.discard, "L": list(st.L)}
@@ -29,8 +29,13 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("mean estimate")
     ax.set_title("Estimator means at S3, P = 9 (dashed: true values; bars: 2 s.e.)", fontsize=9)
     ax.legend(fontsize=7, ncol=2)
-    return finish(fig, out_dir, "billingham_fig16",
-                  "Mean of every player's every-L unbiased estimate of each opponent "
-                  "frequency against L, frequencies fixed at S3 (P = 9): the means sit "
-                  "on the true values for every L.", numbers,
-                  "Billingham (three-player Kuhn), Fig. 16 (Appendix D)")
+    return described(fig, "billingham_fig16",
+                     "Mean of every player's every-L unbiased estimate of each opponent "
+                     "frequency against L, frequencies fixed at S3 (P = 9): the means sit "
+                     "on the true values for every L.", numbers,
+                     "Billingham (three-player Kuhn), Fig. 16 (Appendix D)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

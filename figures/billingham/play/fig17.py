@@ -6,12 +6,12 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import FigureResult, finish, new_figure
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.billingham.play.fig16 import COLORS
 from pokerdyn.figures.billingham.play.series import study
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def figure(seed: int = 0, quick: bool = False) -> Figure:
     st = study(quick, seed)
     L = np.asarray(st.L, dtype=float)
     fig, ax = new_figure(size=(6.4, 4.4))
@@ -28,8 +28,13 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
     ax.set_ylabel("standard deviation of the estimate")
     ax.set_title("Estimator noise at S3, P = 9", fontsize=9)
     ax.legend(fontsize=7)
-    return finish(fig, out_dir, "billingham_fig17",
-                  "Standard deviation of every estimate against L (log-log), frequencies "
-                  "fixed at S3, P = 9, with an L^(-1/2) reference line; the fitted "
-                  "slopes for L >= 24 are close to -1/2.", numbers,
-                  "Billingham (three-player Kuhn), Fig. 17 (Appendix D)")
+    return described(fig, "billingham_fig17",
+                     "Standard deviation of every estimate against L (log-log), frequencies "
+                     "fixed at S3, P = 9, with an L^(-1/2) reference line; the fitted "
+                     "slopes for L >= 24 are close to -1/2.", numbers,
+                     "Billingham (three-player Kuhn), Fig. 17 (Appendix D)")
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/<name>.png``; its :class:`FigureResult`."""
+    return finish(figure(seed=seed, quick=quick), out_dir)

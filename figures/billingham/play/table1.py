@@ -26,7 +26,7 @@ import numpy as np
 from pokerdyn.dynamics.play.estimators import ESTIMATORS, RATIO_KINDS
 from pokerdyn.dynamics.play.repeated import simulate
 
-from pokerdyn.figures.base import FigureResult, new_figure, save
+from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 
 POT = 9
 KS = (0.001, 0.01)
@@ -153,7 +153,8 @@ def write_tables(rows: list[dict], out_dir: Path, rounds: int, seed: int) -> tup
     return js, cs
 
 
-def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+def _draw(seed: int, quick: bool) -> tuple[Figure, list[dict], int]:
+    """The figure, the table's rows and the hands per seed."""
     rounds = QUICK_ROUNDS if quick else FULL_ROUNDS
     rows = run_table(rounds, seed)
     summary, numbers = summarise(rows)
@@ -163,11 +164,24 @@ def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
             ", ".join(f"{m:+.4f} ± {s:.4f}" for m, s in zip(r["payoffs"], r["sd"]))
     fig, axes = new_figure(len(KS), 3, size=(13, 7), sharex=True)
     plot(rows, axes)
-    path = save(fig, out_dir, f"{NAME}.png")
-    js, cs = write_tables(rows, out_dir, rounds, seed)
-    return FigureResult(
-        NAME, (path, js, cs),
+    return described(
+        fig, NAME,
         f"Billingham Table 1 derived from the model: mean ex-showdown payoffs per hand (12 "
         f"deals) at P = 9 from S3 + 0.01, {SEEDS} seeds of {rounds} hands, for the "
         f"estimators {', '.join(ESTIMATORS)}. {summary}",
-        numbers, "Billingham (three-player Kuhn), sec. 4.2, Table 1, App. D (44)-(47)")
+        numbers, "Billingham (three-player Kuhn), sec. 4.2, Table 1, App. D (44)-(47)"), \
+        rows, rounds
+
+
+def figure(seed: int = 0, quick: bool = False) -> Figure:
+    """Mean payoff against L per player and k, one line per estimator (the table's rows:
+    :func:`run_table`)."""
+    return _draw(seed, quick)[0]
+
+
+def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:
+    """Save :func:`figure` as ``out_dir/billingham_table1.png`` and the table as ``.json``
+    and ``.csv``; the :class:`FigureResult`."""
+    fig, rows, rounds = _draw(seed, quick)
+    js, cs = write_tables(rows, out_dir, rounds, seed)
+    return finish(fig, out_dir, extra=(js, cs))

@@ -7,29 +7,30 @@ uniform start, 1/(t+1) per-information-set averaging, stop at max single-player 
 < 0.01), and for 3 players CFR+ to NashConv 0.01 from several starts.  Markdown goes to
 stdout and to ``--out``.
 
-    python benchmarks/mercer_paper.py --quick          # 2-player games and 3P-SMH (~1 min)
-    python benchmarks/mercer_paper.py --out mercer_paper.md   # + 3P-MMH (tens of minutes)
+    python experiments/mercer_paper.py --quick          # 2-player games and 3P-SMH (~1 min)
+    python experiments/mercer_paper.py --out mercer_paper.md   # + 3P-MMH (tens of minutes)
+
+``pokerdyn reproduce --only mercer_tables_2p,mercer_tables_3p,...,mercer_report`` writes the
+same tables section by section (``mercer_paper.md``) from cached profiles.
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pokerdyn.figures.mercer.paper import (ALWAYS_BET, NEVER_BET, PAYOFFS_3P_SMH,  # noqa: E402
-                                  TABLES, VALUE_2P_MMH, VALUE_2P_SMH, table_cells,
-                                  table_frequencies)
-from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play  # noqa: E402
-from pokerdyn.games import compile_game  # noqa: E402
-from pokerdyn.games.catalog.registry import make_game  # noqa: E402
-from pokerdyn.games.holdem import MercerEvaluator, Round, build_game  # noqa: E402
-from pokerdyn.games.holdem.standard import MERCER_DECK  # noqa: E402
-from pokerdyn.solvers import cfr, expected_payoffs, optimal_face_range, regrets, solve_lp  # noqa: E402
+from pokerdyn.figures.mercer.paper import (ALWAYS_BET, NEVER_BET, PAYOFFS_3P_SMH, TABLES,
+                                           VALUE_2P_MMH, VALUE_2P_SMH, table_cells,
+                                           table_frequencies)
+from pokerdyn.figures.mercer.tables_3p import random_start
+from pokerdyn.games import compile_game
+from pokerdyn.games.catalog.registry import make_game
+from pokerdyn.games.holdem import MercerEvaluator, Round, build_game
+from pokerdyn.games.holdem.standard import MERCER_DECK
+from pokerdyn.solvers import cfr, expected_payoffs, optimal_face_range, regrets, solve_lp
+from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 
 OUT: list[str] = []
 
@@ -149,13 +150,6 @@ def decisiveness(cg, sigma) -> str:
     90% of the time" and "15 situations ... some amount of bluffing" (sec. 4.3)."""
     top = np.asarray(sigma).max(axis=1)
     return f"{int((top < 0.995).sum())}, {100 * top.min():.1f}%"
-
-
-def random_start(cg, seed: int):
-    rng = np.random.default_rng(seed)
-    legal = np.asarray(cg.legal, dtype=bool)
-    s = np.where(legal, rng.random(legal.shape) + 1e-3, 0.0)
-    return s / s.sum(axis=1, keepdims=True)
 
 
 FP = "paper's FP"
