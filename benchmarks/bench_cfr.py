@@ -2,7 +2,7 @@
 importable, OpenSpiel's C++ CFRPlusSolver on the same games (3-player Kuhn from OpenSpiel's
 own implementation; the river game exported through games.io.efg.to_efg).
 
-    PYTHONPATH=. python benchmarks/bench_cfr.py [--iterations 10000] [--fp-cap 20]
+    python benchmarks/bench_cfr.py [--iterations 10000] [--fp-cap 20]
 
 Reports per game: microseconds per iteration (kernel only, no NashConv), NashConv after
 ``--iterations``, and the wall-clock time to NashConv <= 1e-4 (including the NashConv
@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from pokerdyn.benchmarking import Measurement, script_main
 from pokerdyn.games import compile_game, get_game
 from pokerdyn.games.io.efg import to_efg
 from pokerdyn.solvers import nash_conv
@@ -22,6 +23,7 @@ from pokerdyn.solvers.iterative import run_iterative
 from pokerdyn.games.strategy import uniform_strategy
 
 TARGET = 1e-4
+QUICK = ["--iterations", "50", "--fp-cap", "1"]
 
 
 def per_iteration(cg, method, n):
@@ -62,11 +64,29 @@ def openspiel_run(game, n, check_every=50):
     return dt / n, final, hit
 
 
-def main() -> None:
+def measurements(rows: list[dict]) -> list[Measurement]:
+    """The harness's records: CFR+ against FP (and OpenSpiel's C++ CFR+), same run."""
+    out = []
+    for r in rows:
+        g = r["game"]
+        out.append(Measurement(f"one iteration, {g}", "pokerdyn CFR+", r["cfr_us"] * 1e-6,
+                               "pokerdyn FP", r["fp_us"] * 1e-6))
+        (tc, ic, _, okc), (tf, itf, ncf, okf) = r["cfr_t"], r["fp_t"]
+        out.append(Measurement(f"to NashConv {TARGET:g}, {g}", "pokerdyn CFR+", tc,
+                               "pokerdyn FP", tf,
+                               note=f"CFR+ {ic} it.{'' if okc else ' (not reached)'}; FP {itf}"
+                               f" it.{'' if okf else f' (not reached, capped; {ncf:.1e})'}"))
+        if "os" in r:
+            out.append(Measurement(f"one iteration, {g}", "pokerdyn CFR+", r["cfr_us"] * 1e-6,
+                                   "OpenSpiel C++ CFRPlusSolver", r["os"][0]))
+    return out
+
+
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--iterations", type=int, default=10_000)
     ap.add_argument("--fp-cap", type=float, default=20.0)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     try:
         import pyspiel
     except ImportError:
@@ -109,7 +129,8 @@ def main() -> None:
         if "os" in r:
             line += f"; OpenSpiel C++ CFR+/pokerdyn CFR+ = {r['os'][0] * 1e6 / r['cfr_us']:.0f}"
         print(line)
+    return measurements(rows)
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -7,7 +7,7 @@ Each case runs in a fresh subprocess (caches cold; numba's on-disk cache warm) r
 wall time, the number of branches, time per branch, the largest exact NashConv of the
 certified branch points and peak resident memory.  Results: benchmarks/results/continuation.json.
 
-    PYTHONPATH=. python benchmarks/bench_continuation.py [--cards 4,5,6,7] [--pots 2:10]
+    python benchmarks/bench_continuation.py [--cards 4,5,6,7] [--pots 2:10]
         [--start 5.3] [--max-branches 1000] [--jobs 2] [--records DIR]
 
 ``--jobs``: cases run that many at a time (each still in its own process); ``--records``:
@@ -21,7 +21,13 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
+
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK = ["--cards", "4", "--pots", "4:6", "--max-branches", "20",
+         "--out", os.path.join(tempfile.gettempdir(), "pokerdyn-bench-continuation.json")]
 
 CHILD = r"""
 import json, resource, sys, time
@@ -63,15 +69,30 @@ print(json.dumps(out))
 
 def run(game: str, pots: tuple[float, float], start: str, max_branches: int,
         record: str = "") -> dict:
-    env = {**os.environ, "PYTHONPATH": os.getcwd()}
     proc = subprocess.run([sys.executable, "-c", CHILD, game, str(pots[0]), str(pots[1]), start,
-                           str(max_branches), record], capture_output=True, text=True, env=env)
+                           str(max_branches), record], capture_output=True, text=True)
     if proc.returncode:
         return {"error": proc.stderr.strip().splitlines()[-1]}
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def main(argv=None) -> int:
+def measurements(rows: dict) -> list[Measurement]:
+    """Each continuation's seconds; kuhn3-third's against the whole-axis enumeration of the
+    same game (same run, each in its own process)."""
+    base = rows.get("baseline: enumeration kuhn3-third (whole axis)", {})
+    out = []
+    for label, r in rows.items():
+        if "error" in r or label.startswith("baseline"):
+            continue
+        third = label == "continuation kuhn3-third" and "seconds" in base
+        out.append(Measurement(label, "pokerdyn continuation", r["seconds"],
+                               "exact enumeration (equilibrium_pieces)" if third else None,
+                               base["seconds"] if third else None,
+                               note=f"{r['branches']} branches, peak {r['peak_mb']:.0f} MB"))
+    return out
+
+
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", default="4,5,6,7")
     ap.add_argument("--pots", default="2:10")
@@ -105,8 +126,8 @@ def main(argv=None) -> int:
                 json.dump({"pots": [a, b], "start": args.start,
                            "max_branches": args.max_branches, "jobs": args.jobs,
                            "rows": rows}, fh, indent=1)
-    return 0
+    return measurements(rows)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_main(main)

@@ -11,7 +11,7 @@ kuhn3-third --pot 9`` (goal < 2 s), the same at P* = (5+sqrt(73))/2, and the who
 (goal < 10 s), against the old path measured in the same run as the baseline (the whole
 axis computed, then the piece holding the pot read: ``solutions_at_from_axis``).
 
-    PYTHONPATH=. python benchmarks/bench_enumeration.py [--games skp,kuhn3-third] [--cli]
+    python benchmarks/bench_enumeration.py [--games skp,kuhn3-third] [--cli]
         [--before DIR]   (DIR: e.g. `git archive 3fe6132 | tar -x -C DIR`)
 """
 from __future__ import annotations
@@ -22,6 +22,10 @@ import os
 import subprocess
 import sys
 import time
+
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK = ["--games", "skp"]
 
 CHILD = r"""
 import json, resource, sys, time
@@ -86,7 +90,9 @@ def process(argv: list[str], path: str | None = None) -> tuple[float, float]:
     return wall, usage.ru_maxrss / 1024
 
 
-def cli_table(before: str | None = None) -> bool:
+def cli_table(before: str | None = None, measured: list | None = None) -> bool:
+    """The command-line runs, each against the first (``measured``: the harness's records
+    are appended)."""
     ok = True
     runs = list(CLI_RUNS)
     if before:  # the same commands on an older source tree, for the record
@@ -97,6 +103,9 @@ def cli_table(before: str | None = None) -> bool:
     base = None
     for label, argv, goal in runs:
         wall, mb = process(argv, before if label.startswith("before") else None)
+        if base is not None and measured is not None:
+            measured.append(Measurement(f"whole process: {label}", "pokerdyn", wall,
+                                        runs[0][0], base, note=f"max RSS {mb:.0f} MB"))
         base = wall if base is None else base
         print(f"{label:<26} {wall:>7.2f} {goal if goal else '-':>7} {wall / base:>7.2f} "
               f"{mb:>10.0f}")
@@ -104,14 +113,15 @@ def cli_table(before: str | None = None) -> bool:
     return ok
 
 
-def main(argv=None) -> int:
+def main(argv=None) -> tuple[list[Measurement], int]:
+    """Prints the tables; the harness's records and the exit status (1: a goal missed)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="skp,kuhn3-third")
     ap.add_argument("--cli", action="store_true", help="also time the command-line runs")
     ap.add_argument("--before", default=None,
                     help="source tree of an older commit (git archive) to time as well")
     args = ap.parse_args(argv)
-    ok = True
+    ok, measured = True, []
     print(f"{'game':<12} {'pieces':>6} {'enum s':>8} {'goal s':>7} {'baseline s':>10} "
           f"{'ratio':>6} {'peak MB':>8}")
     for game in args.games.split(","):
@@ -121,11 +131,15 @@ def main(argv=None) -> int:
         print(f"{game:<12} {r['pieces']:>6} {r['enumeration_s']:>8.2f} {goal_s:>7.0f} "
               f"{r['baseline_s']:>10.2f} {ratio:>6.1f} {r['peak_mb']:>8.0f}")
         ok &= r["enumeration_s"] < goal_s and r["peak_mb"] < goal_mb
+        measured.append(Measurement(f"whole P axis, {game} ({r['pieces']} pieces)",
+                                    "equilibrium_pieces", r["enumeration_s"],
+                                    "import + symbolic payoffs", r["baseline_s"],
+                                    note=f"peak {r['peak_mb']:.0f} MB"))
     if args.cli:
-        ok &= cli_table(args.before)
+        ok &= cli_table(args.before, measured)
     print("goals met" if ok else "goals NOT met")
-    return 0 if ok else 1
+    return measured, 0 if ok else 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    script_main(main)

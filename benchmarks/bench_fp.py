@@ -1,7 +1,7 @@
 """Fictitious-play benchmark on ``kuhn3`` and ``kuhn3-third`` (P = 9).
 
 Measures, in one run, pokerdyn (numba) against the plain-Python reference traversal of
-benchmarks/reference.py and, when the optional ``open-spiel`` package is importable,
+solvers/reference.py and, when the optional ``open-spiel`` package is importable,
 OpenSpiel's Python ``XFPSolver`` on 3-player Kuhn:
 
 * fictitious-play iterations per second (simultaneous, reach-weighted averaging);
@@ -15,30 +15,17 @@ OpenSpiel's Python ``XFPSolver`` on 3-player Kuhn:
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pokerdyn.benchmarking import Measurement, best_time, script_main
+from pokerdyn.games import compile_game, get_game, uniform_strategy
+from pokerdyn.solvers import fictitious_play, nash_conv
+from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay
+from pokerdyn.solvers.reference import Reference
 
-from pokerdyn.games import compile_game, get_game, uniform_strategy  # noqa: E402
-from reference import Reference  # noqa: E402
-from pokerdyn.solvers import fictitious_play, nash_conv  # noqa: E402
-from pokerdyn.solvers.learning.fictitious_play import FictitiousPlay  # noqa: E402
-
-
-def best_time(f, repeat: int = 5, number: int = 1) -> float:
-    """Smallest mean time of ``number`` calls over ``repeat`` rounds (seconds per call)."""
-    out = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        for _ in range(number):
-            f()
-        out.append((time.perf_counter() - t) / number)
-    return min(out)
+QUICK = ["--ref-iterations", "5", "--os-iterations", "2", "--tol", "0.1"]
 
 
 def fp_per_iteration(cg, n: int) -> float:
@@ -102,7 +89,29 @@ def bench_openspiel(iters: int, cg_kuhn3) -> dict | None:
     return {"iter": per, "nash_conv": nc, "nc_eval": nc_eval, "ours": ours, "iters": iters}
 
 
-def main(argv=None) -> None:
+def measurements(rows: list[dict], os_row: dict | None) -> list[Measurement]:
+    """The harness's records of the rows (pokerdyn against the reference, same run)."""
+    out = []
+    for r in rows:
+        g = r["game"]
+        out += [Measurement(f"one FP iteration, {g}", "pokerdyn", r["pd_iter"],
+                            "plain-Python reference", r["ref_iter"]),
+                Measurement(f"one exact NashConv, {g}", "pokerdyn", r["pd_nc_eval"],
+                            "plain-Python reference", r["ref_nc_eval"]),
+                Measurement(f"FP to NashConv <= tol, {g}", "pokerdyn", r["tol_pd_s"],
+                            "plain-Python reference", r["tol_ref_s_est"],
+                            note=f"{r['tol_iters']:,} iterations; reference estimated"
+                            + ("" if r["tol_ok"] else "; not reached"))]
+    if os_row is not None:
+        k3 = rows[0]
+        out += [Measurement("one FP iteration, kuhn3", "pokerdyn", k3["pd_iter"],
+                            "OpenSpiel XFPSolver (Python)", os_row["iter"]),
+                Measurement("one NashConv, kuhn3", "pokerdyn", k3["pd_nc_eval"],
+                            "OpenSpiel exploitability.nash_conv", os_row["nc_eval"])]
+    return out
+
+
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ref-iterations", type=int, default=200)
     ap.add_argument("--os-iterations", type=int, default=100)
@@ -141,7 +150,7 @@ def main(argv=None) -> None:
     os_row = bench_openspiel(args.os_iterations, k3)
     if os_row is None:
         print("\nOpenSpiel: not installed (pip install open-spiel==2.0.2 to include XFPSolver).")
-        return
+        return measurements(rows, None)
     k3 = rows[0]
     print(f"\nOpenSpiel XFPSolver, 3-player Kuhn, {os_row['iters']} iterations: "
           f"{os_row['iter'] * 1e3:.2f} ms/iter (pokerdyn {k3['pd_iter'] * 1e3:.4f} ms/iter: "
@@ -150,7 +159,8 @@ def main(argv=None) -> None:
           f"{os_row['nc_eval'] / k3['pd_nc_eval']:,.0f}x)")
     print(f"NashConv after {os_row['iters']} iterations: OpenSpiel {os_row['nash_conv']:.12f}, "
           f"pokerdyn {os_row['ours']:.12f}")
+    return measurements(rows, os_row)
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -11,14 +11,29 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pokerdyn.benchmarking import Measurement, script_main
+
 DATA_JSON = Path(__file__).resolve().parents[1] / "figures" / "tournament" / "data" / "fp_hedge.json"
+_TMP = Path(tempfile.gettempdir()) / "pokerdyn-bench-fp-hedge"
+QUICK = ["--k", "3", "--samples", "200", "--target", "1e-2", "--seconds", "2",
+         "--out", str(_TMP), "--json", str(_TMP / "fp_hedge.json")]   # never the package data
 
 
-def main(argv: list[str] | None = None) -> None:
+def measurements(r: dict) -> list[Measurement]:
+    """Seconds to the target NashConv (the whole capped run where it is not reached)."""
+    def seconds(x: dict) -> tuple[float, str]:
+        hit = x["seconds_to_target"]
+        return (hit, f"{x['iterations_to_target']:,} it.") if hit is not None else \
+            (x["seconds"], f"not reached in {x['iterations']:,} it. ({x['nash_conv']:.1e})")
+    (fp, fnote), (hd, hnote) = seconds(r["fp"]), seconds(r["hedge"])
+    return [Measurement(f"to NashConv {r['target']:g}, 3-seat ICM jam/fold (k={r['k']})",
+                        "pokerdyn FP", fp, "pokerdyn hedge", hd, note=f"FP {fnote}; hedge {hnote}")]
+
+
+def main(argv: list[str] | None = None) -> list[Measurement]:
     from pokerdyn.figures.tournament.fp_hedge import compare, fp_hedge_figure
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--k", type=int, default=8)
@@ -36,7 +51,8 @@ def main(argv: list[str] | None = None) -> None:
     for name in ("fp", "hedge"):
         print(name, {k: v for k, v in r[name].items() if k != "history"})
     print({k: v for k, v in r.items() if k not in ("fp", "hedge")})
+    return measurements(r)
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

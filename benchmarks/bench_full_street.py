@@ -16,7 +16,7 @@ Jobs:
   ``pokerdyn equilibria kuhn3-full-simplified``); with --record it also writes the committed
   result figures/frontier/data/full_street_families.json.
 
-    PYTHONPATH=. python benchmarks/bench_full_street.py [--jobs third,dominance,walk] [--pots 3,6,9]
+    python benchmarks/bench_full_street.py [--jobs third,dominance,walk] [--pots 3,6,9]
         [--axis [--record] [--workers 2]] [--out FILE]
 """
 from __future__ import annotations
@@ -25,7 +25,13 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK = ["--jobs", "third,dominance", "--pots", "",
+         "--out", str(Path(tempfile.gettempdir()) / "pokerdyn-bench-full-street.json")]
 
 CHILD = r"""
 import json, resource, sys, time
@@ -75,7 +81,7 @@ else:
         out["coexistence"] = [c["p_set"] for c in rec["coexistence"]]
         out["sweep_seconds"] = rec["seconds"]
         if job == "axis:record":
-            # the cross-checks of benchmarks/full_street_third.py stay in the record
+            # the cross-checks of experiments/full_street_third.py stay in the record
             old = json.loads(RECORD.read_text()) if RECORD.exists() else {}
             rec.update({k: old[k] for k in ("quadratic_families", "grid_check") if k in old})
             RECORD.write_text(json.dumps(rec, indent=1) + "\n")
@@ -95,7 +101,25 @@ def measure(job: str, timeout: float | None = None, *extra: str) -> dict:
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
-def main(argv: list[str] | None = None) -> int:
+def measurements(rows: list[dict]) -> list[Measurement]:
+    """Each full-street job (whole process) against the kuhn3-third whole axis when that
+    baseline ran in this run."""
+    base = next((r["seconds"] for r in rows if r.get("job") == "third" and "seconds" in r),
+                None)
+    out = []
+    for r in rows:
+        if r.get("job") == "third" or "seconds" not in r:
+            continue
+        out.append(Measurement(f"kuhn3-full-simplified job {r['job']} (whole process)",
+                               "pokerdyn", r["seconds"],
+                               None if base is None else "kuhn3-third whole axis", base,
+                               note=f"peak {r['peak_mb']:.0f} MB"))
+    if base is not None and not out:
+        out.append(Measurement("kuhn3-third whole axis (whole process)", "pokerdyn", base))
+    return out
+
+
+def main(argv: list[str] | None = None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pots", default="3,6,9", help="exact pots for the fixed-pot jobs")
     ap.add_argument("--axis", action="store_true", help="also try the whole-axis run")
@@ -117,8 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(r))
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
-    return 0
+    return measurements(rows)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_main(main)

@@ -12,19 +12,19 @@ is than verifying the closed forms.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import sympy as sp
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pokerdyn.benchmarking import Measurement, script_main
+from pokerdyn.games import get_game
+from pokerdyn.games.io.efg import to_efg_exact
+from pokerdyn.games.strategy import param_symbols
+from pokerdyn.solvers import symbolic_payoffs
 
-from pokerdyn.games import get_game  # noqa: E402
-from pokerdyn.games.io.efg import to_efg_exact  # noqa: E402
-from pokerdyn.games.strategy import param_symbols  # noqa: E402
-from pokerdyn.solvers import symbolic_payoffs  # noqa: E402
+QUICK = ["--repeat", "1"]
 
 
 def solutions(P):
@@ -47,16 +47,16 @@ def verify(game, P) -> bool:
     return True
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pot", default="9")
     ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     try:
         import pygambit as gbt
     except ImportError:
         print("pygambit is not installed: nothing to measure")
-        return
+        return []
     game, P = get_game("skp"), sp.Rational(args.pot)
     with tempfile.TemporaryDirectory() as d:
         f = Path(d) / "skp.efg"
@@ -77,7 +77,10 @@ def main() -> None:
     print(f"  found (c_K, d_Q, b_J): {found}")
     print(f"pokerdyn exact check of eqs. (12)-(14): {ok} in {min(t_ours):.3f} s")
     print(f"ratio enumpoly / exact check: {min(t_gambit) / min(t_ours):.1f}")
+    return [Measurement(f"skp at P = {P}: equilibria", "pokerdyn exact check of eqs. (12)-(14)",
+                        min(t_ours), f"pygambit {gbt.__version__} enumpoly_solve", min(t_gambit),
+                        note=f"best of {args.repeat}; check {ok}")]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

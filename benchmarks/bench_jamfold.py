@@ -2,7 +2,7 @@
 time, NashConv, sampling standard error, and how much the ranges move between two deal
 samples (seeds).
 
-    PYTHONPATH=. python benchmarks/bench_jamfold.py [--samples 50000] [--boards 8] [--seconds 60]
+    python benchmarks/bench_jamfold.py [--samples 50000] [--boards 8] [--seconds 60]
         [--methods fp,cfr,hedge] [--seats 3,6]
 
 Tables: 3-handed 10,10,10 bb and 6-handed 10,12,8,15,9,11 bb, blinds 0.5/1, payouts
@@ -18,10 +18,14 @@ import time
 
 import numpy as np
 
+from pokerdyn.benchmarking import Measurement, script_main
 from pokerdyn.games.compiled import compile_game
-from pokerdyn.games.tournament.sampled import (action_gains, deal_values, sample_deals, sampled_jamfold_game,
-                                      standard_error)
+from pokerdyn.games.tournament.sampled import (action_gains, deal_values, sample_deals,
+                                               sampled_jamfold_game, standard_error)
 from pokerdyn.solvers.tournament import _solver
+
+QUICK = ["--samples", "500", "--boards", "2", "--seconds", "2", "--iterations", "200",
+         "--methods", "fp,cfr", "--seats", "3"]
 
 TABLES = {3: [10, 10, 10], 6: [10, 12, 8, 15, 9, 11]}
 PAYOUTS = (0.5, 0.3, 0.2)
@@ -46,7 +50,7 @@ def solve(stacks, samples, seed, method, seconds, iterations, boards):
                 probs={k: res.strategy[i, 1] for k, i in labels.items()})
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=50_000)
     ap.add_argument("--boards", type=int, default=8)
@@ -54,14 +58,16 @@ def main() -> None:
     ap.add_argument("--iterations", type=int, default=100_000)
     ap.add_argument("--methods", default="fp,cfr,hedge")
     ap.add_argument("--seats", default="3,6")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
+    out = []
     for n in (int(x) for x in a.seats.split(",")):
         for method in a.methods.split(","):
             r0 = solve(TABLES[n], a.samples, 0, method, a.seconds, a.iterations, a.boards)
             r1 = solve(TABLES[n], a.samples, 1, method, a.seconds, a.iterations, a.boards)
             common = set(r0["probs"]) & set(r1["probs"])
             move = np.mean([abs(r0["probs"][k] - r1["probs"][k]) for k in common])
-            print(f"{n} seats {TABLES[n]}, {method}, M={a.samples} x {a.boards} boards: nodes {r0['nodes']:,}, "
+            print(f"{n} seats {TABLES[n]}, {method}, M={a.samples} x {a.boards} boards: "
+                  f"nodes {r0['nodes']:,}, "
                   f"sample {r0['sample_s']:.1f} s, build {r0['build_s']:.1f} s, solve "
                   f"{r0['solve_s']:.1f} s ({r0['iterations']} it), NashConv "
                   f"{r0['nash_conv']:.2e}; seed 1: NashConv {r1['nash_conv']:.2e}; "
@@ -70,7 +76,13 @@ def main() -> None:
                   + "  se " + " ".join(f"{v:.4f}" for v in r0["se"]))
             print("   payoffs seed 1 " + " ".join(f"{v:+.4f}" for v in r1["payoff"])
                   + f"  range move {move:.3f} over {len(common)} infosets", flush=True)
+            what = f"{n} seats, M={a.samples} x {a.boards} boards"
+            out += [Measurement(f"sample deals, {what}", "pokerdyn", r0["sample_s"]),
+                    Measurement(f"build, {what}", "pokerdyn", r0["build_s"]),
+                    Measurement(f"solve, {what}", f"pokerdyn {method}", r0["solve_s"],
+                                note=f"{r0['iterations']} it., NashConv {r0['nash_conv']:.2e}")]
+    return out
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -2,7 +2,7 @@
 P = 3 by the support method (solvers.symbolic.supports), with today's one-third street run
 (kuhn3-third: the exact case search, piecewise over every P) as the baseline.
 
-    PYTHONPATH=. python benchmarks/bench_kuhn3_set.py [--seeds 20] [--pots 3] [--tol 2e-5]
+    python benchmarks/bench_kuhn3_set.py [--seeds 20] [--pots 3] [--tol 2e-5]
         [--sweep 2:10 --sweep-seeds 2] [--out FILE]
 
 Each stage runs in a fresh process so that its peak resident memory is its own.  Writes
@@ -18,8 +18,14 @@ import argparse
 import json
 import multiprocessing as mp
 import resource
+import tempfile
 import time
 from pathlib import Path
+
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK = ["--seeds", "2", "--rounds", "0", "--tol", "1e-3", "--workers", "1",
+         "--out", str(Path(tempfile.gettempdir()) / "pokerdyn-bench-kuhn3-set.json")]
 
 
 def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
@@ -34,7 +40,7 @@ def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
     rec = set_record(res)
     by = {m: max(d for r, (d, _) in zip(res.runs, res.distances) if r.method == m)
           for m in ("cfr+", "fp")}
-    near = [min(d, *res.curve_distances[k:k + 1]) for k, (d, _) in enumerate(res.distances)]
+    near = [min([d, *res.curve_distances[k:k + 1]]) for k, (d, _) in enumerate(res.distances)]
     by_curves = {m: max(d for r, d in zip(res.runs, near) if r.method == m)
                  for m in ("cfr+", "fp")}
     own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
@@ -88,7 +94,24 @@ def _in_process(fn, *args) -> dict:
     return out
 
 
-def main() -> None:
+def measurements(out: dict) -> list[Measurement]:
+    """Each kuhn3 set (support method, in its own process) against the kuhn3-third whole
+    axis (case search) measured in the same run."""
+    b = out.get("baseline_kuhn3_third") or {}
+    base = b.get("seconds")
+    ms = [Measurement(f"kuhn3 equilibrium set at P = {r['pot']}", "support method",
+                      r["seconds"], None if base is None else "kuhn3-third case search, all P",
+                      base, note=f"{r['families']} families, {r['curves']} curves, "
+                      f"{r['runs']} runs, peak {r['peak_rss_mb']:.0f} MB")
+          for r in out["kuhn3"] if "error" not in r]
+    if "sweep" in out and "seconds" in out["sweep"]:
+        r = out["sweep"]
+        ms.append(Measurement(f"kuhn3 P-symbolic sweep over {r['pots']}", "pot_sweep",
+                              r["seconds"], note=f"{r['families']} families"))
+    return ms
+
+
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--pots", default="3", help="comma-separated exact pots, e.g. 2,5/2,3,4,6")
@@ -101,7 +124,7 @@ def main() -> None:
     ap.add_argument("--sweep", default=None, help="also time the P-symbolic sweep over A:B")
     ap.add_argument("--sweep-seeds", type=int, default=2)
     ap.add_argument("--sweep-out", default="figures/frontier/data/kuhn3_pot.json")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     out = {"kuhn3": []}
     if not args.no_baseline:
         b = out["baseline_kuhn3_third"] = _in_process(_third)
@@ -131,7 +154,8 @@ def main() -> None:
                   f"families in {r['pieces']} pieces")
         out["sweep"] = r
     Path(args.out).write_text(json.dumps(out, indent=1))
+    return measurements(out)
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -2,8 +2,8 @@
 the same games, and, on the blind-versus-blind ICM endgame, against fictitious play and
 Freund-Schapire (hedge) on the same subgame.
 
-    PYTHONPATH=. python benchmarks/bench_lcp.py [--classes 169] [--iterations 2000]
-                                                [--out benchmarks/results/lcp.json]
+    python benchmarks/bench_lcp.py [--classes 169] [--iterations 2000]
+                                   [--out benchmarks/results/lcp.json]
 
 Games: Kuhn (exact and float64 pivoting), a general-sum signalling game (tests/test_lcp.py's
 shape, fixed payoffs), the blind-versus-blind endgame of a 3-seat table (stacks 20/12/8 big
@@ -21,10 +21,13 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+from pokerdyn.benchmarking import Measurement, script_main
 
 from pokerdyn.games import compile_game, get_game
 from pokerdyn.games.arrays import game_from_arrays
@@ -37,6 +40,8 @@ from pokerdyn.solvers.sequence.lcp import solve_lcp
 
 TABLE = dict(stacks=[20, 12, 8], blinds=(0.5, 1.0), ante=0.1)
 PAYOUTS = [0.5, 0.3, 0.2]
+QUICK = ["--classes", "6", "--compare", "6", "--iterations", "50",
+         "--out", str(Path(tempfile.gettempdir()) / "pokerdyn-bench-lcp.json")]
 
 
 def signalling():
@@ -68,7 +73,8 @@ def row(name, cg, exact, K=None, iterations=0, gambit_max_nodes=10**9):
            "gambit_s": None, "max_diff_vs_gambit": None, "gambit_nash_conv": None}
     if cg.n_nodes <= gambit_max_nodes:
         theirs, g_s = gambit_lcp(cg)
-        out.update(gambit_s=g_s, max_diff_vs_gambit=float(np.abs(eq.strategies - theirs[0]).max()),
+        out.update(gambit_s=g_s,
+                   max_diff_vs_gambit=float(np.abs(eq.strategies - theirs[0]).max()),
                    gambit_nash_conv=nash_conv(cg, theirs[0]))
     if eq.exact_nash_conv is not None:
         out["exact_nash_conv"] = str(eq.exact_nash_conv)
@@ -85,7 +91,25 @@ def row(name, cg, exact, K=None, iterations=0, gambit_max_nodes=10**9):
     return out
 
 
-def main() -> None:
+def measurements(rows: list[dict]) -> list[Measurement]:
+    """Our LCP against pygambit's (same run, same game), and against FP and hedge where they
+    ran on the endgame."""
+    out = []
+    for r in rows:
+        g = r["game"]
+        out.append(Measurement(f"one equilibrium, {g} ({r['nodes']:,} nodes)", "pokerdyn LCP",
+                               r["lcp_s"], None if r["gambit_s"] is None else
+                               "pygambit lcp_solve", r["gambit_s"],
+                               note=f"{r['pivots']} pivots"))
+        for label, who in (("fp", "pokerdyn FP"), ("hedge", "pokerdyn hedge")):
+            if f"{label}_s" in r:
+                out.append(Measurement(f"{g}: LCP against {who}", "pokerdyn LCP", r["lcp_s"],
+                                       who, r[f"{label}_s"],
+                                       note=f"{who} NashConv {r[f'{label}_nash_conv']:.1e}"))
+    return out
+
+
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser()
     ap.add_argument("--classes", type=int, default=169, help="169 or a bucket count")
     ap.add_argument("--iterations", type=int, default=2000)
@@ -95,7 +119,7 @@ def main() -> None:
                     help="skip Gambit above this many nodes (its solve time grows about as "
                          "nodes^1.9: 2.9 s at 8,001 nodes)")
     ap.add_argument("--out", default="benchmarks/results/lcp.json")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     rows = [row("kuhn (exact)", compile_game(get_game("kuhn")), True),
             row("kuhn (float)", compile_game(get_game("kuhn")), False),
             row("signalling (exact)", compile_game(signalling()), True)]
@@ -121,7 +145,8 @@ def main() -> None:
             platform.python_version(), "date": time.strftime("%Y-%m-%d"), "table": TABLE,
             "payouts": PAYOUTS, "iterations": a.iterations}
     Path(a.out).write_text(json.dumps({"meta": meta, "rows": rows}, indent=1) + "\n")
+    return measurements(rows)
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

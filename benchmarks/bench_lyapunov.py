@@ -5,7 +5,7 @@ pokerdyn: ``dynamics.chaos.run_chaos`` (numba Dormand-Prince 5(4) over sparse mo
 logit coordinates).  Baseline: scipy ``solve_ivp`` (RK45, same tolerances) on the same
 state + tangent system with the model's compiled numpy field and Jacobian.
 
-Run: PYTHONPATH=. python benchmarks/bench_lyapunov.py [--t-end 2000]
+Run: python benchmarks/bench_lyapunov.py [--t-end 2000]
 """
 from __future__ import annotations
 
@@ -15,9 +15,12 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from pokerdyn.games import get_game
+from pokerdyn.benchmarking import Measurement, script_main
 from pokerdyn.dynamics import ode_model
 from pokerdyn.dynamics.chaos.lyapunov import random_starts, run_chaos
+from pokerdyn.games import get_game
+
+QUICK = ["--t-end", "50"]
 
 
 def scipy_run(m, y, t_end: float) -> float:
@@ -31,10 +34,10 @@ def scipy_run(m, y, t_end: float) -> float:
     return float(np.log(np.linalg.norm(res.y[n:, -1])) / t_end)
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser()
     ap.add_argument("--t-end", type=float, default=2000.0)
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     m = ode_model(get_game("kuhn3-full-simplified"), {"P": 6.0}, fixed="dominance")
     y = random_starts(m, 1, seed=0)[0]
     run_chaos(m, y, 10.0)  # compile (or load the numba cache)
@@ -46,7 +49,10 @@ def main() -> None:
     print(f"pokerdyn run_chaos: {t1 - t0:.2f} s ({r.meta['steps']} steps), "
           f"lambda(t_end) = {r.exponent:.5f}")
     print(f"scipy RK45 + numpy field/Jacobian: {t2 - t1:.2f} s, lambda(t_end) = {lam:.5f}")
+    return [Measurement(f"one Benettin run, kuhn3-full-simplified P = 6, t = {a.t_end:g}",
+                        "pokerdyn run_chaos (numba)", t1 - t0,
+                        "scipy solve_ivp RK45, numpy field and Jacobian", t2 - t1)]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

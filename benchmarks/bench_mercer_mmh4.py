@@ -19,7 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK = ["--decks", "5x2"]   # 10 cards: the smallest deck that deals 4 players
 
 
 def _rounds():
@@ -42,15 +44,15 @@ def one(ranks: int, copies: int) -> dict:
             "baseline_rss_gb": base, "peak_bytes_per_node": (peak - base) * 2 ** 30 / cg.n_nodes}
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decks", nargs="+", default=["3x4", "4x3"], help="RANKSxCOPIES")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--one", help=argparse.SUPPRESS)
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.one:
         print(json.dumps(one(*map(int, a.one.split("x")))), flush=True)
-        return
+        return []
     from pokerdyn.games.holdem.build import count_nodes
     from pokerdyn.games.holdem.standard import MERCER_DECK
     rows = []
@@ -72,7 +74,12 @@ def main() -> None:
           f"{est['build_s']:.0f} s", flush=True)
     if a.json:
         a.json.write_text(json.dumps({"decks": rows, "full_estimate": est}, indent=1) + "\n")
+    return [Measurement(f"build 4P-MMH, deck {r['ranks']}x{r['copies']} ({r['nodes']:,} nodes)",
+                        "pokerdyn", r["build_s"], note=f"peak {r['peak_rss_gb']:.2f} GB")
+            for r in rows] + [
+        Measurement(f"build 4P-MMH, full deck ({full:,} nodes)", "pokerdyn", est["build_s"],
+                    note=f"extrapolated from {last['ranks']}x{last['copies']}, not built")]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

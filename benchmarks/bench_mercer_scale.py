@@ -27,7 +27,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK = ["--collapse", "3", "--iterations", "2"]
 
 CASES = {"none": "mercer-mmh(players=3)",
          "strong": "mercer-mmh(players=3,collusion=strong)",
@@ -137,7 +139,29 @@ HEADER = ("| game | nodes | infosets | bytes/node | build | CFR+ iterations | so
           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|")
 
 
-def main() -> None:
+def measurements(rows: list[dict], collapse: bool) -> list[Measurement]:
+    """The harness's records: per case build, solve and one iteration; per collapse row
+    the collapsed game against the full one (same process)."""
+    out = []
+    for r in rows:
+        if collapse:
+            g = f"{r['players']}P-SMH"
+            out += [Measurement(f"build, {g}", "board collapsed", r["collapsed_build_s"],
+                                "full board", r["full_build_s"]),
+                    Measurement(f"one CFR+ iteration, {g}", "board collapsed",
+                                r["collapsed_s_per_iteration"], "full board",
+                                r["full_s_per_iteration"])]
+            continue
+        out += [Measurement(f"build, {r['spec']}", "pokerdyn", r["build_s"]),
+                Measurement(f"CFR+ to NashConv <= tol, {r['spec']}", "pokerdyn", r["solve_s"],
+                            note=f"{r['iterations']} it., NashConv {r['nash_conv']:.4f}"
+                            + ("" if r["converged"] else ", budget")),
+                Measurement(f"one CFR+ iteration (upper bound), {r['spec']}", "pokerdyn",
+                            r["s_per_iteration"])]
+    return out
+
+
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--case", choices=sorted(CASES), action="append",
                     help="case(s) to run (default: none, strong, weak, pot)")
@@ -150,7 +174,7 @@ def main() -> None:
     ap.add_argument("--one", help=argparse.SUPPRESS)
     ap.add_argument("--collapse", type=int, nargs="*",
                     help="compare SMH with these player counts collapsed and in full")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     if a.collapse:
         print(COLLAPSE_HEADER, flush=True)
         rows = []
@@ -159,10 +183,10 @@ def main() -> None:
             print(collapse_row(rows[-1]), flush=True)
         if a.json:
             a.json.write_text(json.dumps(rows, indent=1) + "\n")
-        return
+        return measurements(rows, True)
     if a.one:
         print(json.dumps(one(a.one, a.tol, a.iterations, a.growth, a.progress)), flush=True)
-        return
+        return []
     rows = []
     print(HEADER, flush=True)
     for case in a.case or ["none", "strong", "weak", "pot"]:
@@ -174,7 +198,8 @@ def main() -> None:
         print(row(rows[-1]), flush=True)
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1) + "\n")
+    return measurements(rows, False)
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

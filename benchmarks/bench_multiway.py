@@ -13,6 +13,10 @@ import time
 
 import numpy as np
 
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK: list[str] = []   # the default table (no sampled game, no exact triple)
+
 
 def _exact_triple(names=("AKs", "QQ", "76s"), samples=200_000, seed=0) -> dict:
     from pokerdyn.games.preflop.classes import class_index
@@ -33,7 +37,8 @@ def _exact_triple(names=("AKs", "QQ", "76s"), samples=200_000, seed=0) -> dict:
             "mc": mc.round(6).tolist(), "samples": samples, "max_abs_z": float(np.abs(z).max())}
 
 
-def main(argv=None) -> dict:
+def run(argv=None) -> dict:
+    """Prints the results; returns them (the JSON of ``--json``)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--stacks", default="10,10,10")
     ap.add_argument("--payouts", default=None)
@@ -81,5 +86,23 @@ def main(argv=None) -> dict:
     return out
 
 
+def main(argv=None) -> list[Measurement]:
+    """The harness's records: the class game's solve, and the sampled game's (same stacks)
+    as its baseline when ``--sampled`` ran; the exact class triple."""
+    out = run(argv)
+    sampled = out.get("sampled")
+    ms = [Measurement(f"3-seat jam/fold over the 169 classes, stacks {out['stacks']}",
+                      "pokerdyn class_jamfold_equilibrium", out["seconds"],
+                      None if sampled is None else
+                      f"sampled game, {sampled['samples']:,} deals x 8 boards, CFR+",
+                      None if sampled is None else sampled["seconds"],
+                      note=f"NashConv {out['nash_conv']:.1e}")]
+    if "exact_triple" in out:
+        t = out["exact_triple"]
+        ms.append(Measurement(f"exact 3-way outcomes of {'/'.join(t['triple'])}", "pokerdyn",
+                              t["exact_seconds"]))
+    return ms
+
+
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -5,7 +5,7 @@ compiled from the symbolic model (``dynamics.simulate_batch``).
 Baseline (same run, same method and tolerances): plain ``solve_ivp`` once per trajectory
 with a hand-written Python right-hand side of Billingham (21)-(23).
 
-Run: PYTHONPATH=. python benchmarks/bench_ode.py [--repeat 3]
+Run: python benchmarks/bench_ode.py [--repeat 3]
 """
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ import time
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from pokerdyn.games import get_game
+from pokerdyn.benchmarking import Measurement, script_main
 from pokerdyn.dynamics import ode_model, simulate_batch
+from pokerdyn.games import get_game
 
 P, T_END, N, RTOL, ATOL = 9.0, 500.0, 64, 1e-8, 1e-10
+QUICK = ["--repeat", "1"]
 
 
 def python_rhs(t, y):
@@ -48,10 +50,10 @@ def best_of(fn, repeat):
     return min(times), out
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=3)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     t0 = time.perf_counter()
     model = ode_model(get_game("skp"), {"P": 9}, k=1)
     build = time.perf_counter() - t0
@@ -64,7 +66,11 @@ def main() -> None:
     print(f"baseline solve_ivp + Python RHS, per trajectory: {t_base:.3f} s")
     print(f"speed-up: {t_base / t_ours:.1f}x; goal < 2 s: {'met' if t_ours < 2 else 'MISSED'}")
     print(f"max |final state difference|: {np.max(np.abs(y_ours - y_base)):.1e}")
+    return [Measurement(f"{N} skp trajectories to t = {T_END:g} (P = 9, k = 1)",
+                        "pokerdyn simulate_batch", t_ours,
+                        "solve_ivp per trajectory, Python right-hand side", t_base),
+            Measurement("ODE model build (symbolic + compile)", "pokerdyn", build)]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

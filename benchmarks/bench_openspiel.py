@@ -2,7 +2,7 @@
 algorithms on the same game: import time (first and cached), one exact NashConv of the
 uniform profile, one CFR+ iteration.
 
-    PYTHONPATH=. python benchmarks/bench_openspiel.py [--game 'leduc_poker(players=3)'] [--repeat 3]
+    python benchmarks/bench_openspiel.py [--game 'leduc_poker(players=3)'] [--repeat 3]
 
 The first import walks the pyspiel tree into a fresh temporary cache folder; the cached
 import reads it back.  pokerdyn's "cold" NashConv / CFR+ times are the first call in this
@@ -18,8 +18,8 @@ import argparse
 import os
 import statistics
 import tempfile
-import time
 
+from pokerdyn.benchmarking import Measurement, script_main, timed
 from pokerdyn.games import compile_game
 from pokerdyn.games.strategy import uniform_strategy
 from pokerdyn.games.io.openspiel import load_openspiel
@@ -27,10 +27,7 @@ from pokerdyn.solvers import nash_conv
 from pokerdyn.solvers.learning.cfr_plus import CFR
 
 
-def timed(f, *args):
-    t0 = time.perf_counter()
-    out = f(*args)
-    return time.perf_counter() - t0, out
+QUICK = ["--game", "kuhn_poker(players=3)", "--repeat", "1", "--openspiel-iterations", "1"]
 
 
 def cold_warm(f, repeat):
@@ -43,20 +40,27 @@ def cold_warm(f, repeat):
     return cold, statistics.median(warm), out
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", default="leduc_poker(players=3)")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--openspiel-iterations", type=int, default=2)
     ap.add_argument("--skip-openspiel", action="store_true",
                     help="time pokerdyn only (OpenSpiel's NashConv takes ~45 s here)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     import pyspiel
 
+    before = os.environ.get("POKERDYN_CACHE")
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["POKERDYN_CACHE"] = tmp
-        t_first, g = timed(load_openspiel, args.game)
-        t_cached, g = timed(load_openspiel, args.game)
+        try:
+            t_first, g = timed(load_openspiel, args.game)
+            t_cached, g = timed(load_openspiel, args.game)
+        finally:   # the harness runs other benchmarks in this process after this one
+            if before is None:
+                os.environ.pop("POKERDYN_CACHE", None)
+            else:
+                os.environ["POKERDYN_CACHE"] = before
     cg = compile_game(g)
     sigma = uniform_strategy(cg)
     print(f"{g.name}: {g.n_nodes:,} histories, {g.terminal_node.size:,} terminals, "
@@ -98,7 +102,11 @@ def main() -> None:
         print(f"| {what} | {ours:.3f} s | {other} | {ratio} |")
     print(f"\nNashConv of the uniform profile: pokerdyn {nc:.12g}, OpenSpiel {os_nc:.12g} "
           f"(difference {abs(nc - os_nc):.1e})")
+    return [Measurement(f"{what}, {args.game}", "pokerdyn", ours,
+                        None if theirs != theirs else f"OpenSpiel 2.0.2 (C++) {how}".strip(),
+                        None if theirs != theirs else theirs)
+            for what, ours, theirs, how in rows]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -13,22 +13,23 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 import tempfile
 import time
 from pathlib import Path
-
-import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # threads only contend on small systems
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from pokerdyn.benchmarking import Measurement, script_main  # noqa: E402
 from pokerdyn.games import compile_game, get_game  # noqa: E402
 from pokerdyn.games.io.efg import to_efg_exact  # noqa: E402
 from pokerdyn.solvers.qre import branch_limit, qre_branch  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parent / "results" / "qre.json"
+QUICK = ["--skip-maps", "--skip-leduc", "--results",
+         str(Path(tempfile.gettempdir()) / "pokerdyn-bench-qre.json")]
 
 
 def _best(f, repeat=3):
@@ -67,13 +68,35 @@ def gambit_compare(name: str, values: dict) -> dict:
             "gambit": gbt.__version__}
 
 
-def main() -> None:
+def measurements(out: dict) -> list[Measurement]:
+    """The harness's records of this run's results."""
+    ms = [Measurement(f"principal QRE branch, {r['game']} {r['values'] or ''}".strip(),
+                      "pokerdyn qre_branch", r["ours_branch_s"],
+                      f"pygambit {r['gambit']} logit_solve_branch", r["gambit_branch_s"],
+                      note=f"{r['points']} points") for r in out["compare"]]
+    ms.append(Measurement("QRE branch to NashConv 1e-6, kuhn3", "pokerdyn qre_branch",
+                          out["kuhn3"]["seconds"]))
+    ms += [Measurement(f"selection map over (0, 12], {k[4:]}", "pokerdyn selection_map",
+                       v["seconds"]) for k, v in out.items() if k.startswith("map_")]
+    if "leduc" in out:
+        ms.append(Measurement("QRE branch, leduc", "pokerdyn qre_branch", out["leduc"]["seconds"]))
+    return ms
+
+
+def main(argv=None) -> list[Measurement]:
+    with np.errstate(all="ignore"):
+        return _main(argv)
+
+
+def _main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--skip-maps", action="store_true")
     ap.add_argument("--skip-leduc", action="store_true")
     ap.add_argument("--maps", default="skp,kuhn3-third,kuhn3",
                     help="comma-separated games whose selection maps to compute")
-    args = ap.parse_args()
+    ap.add_argument("--results", type=Path, default=RESULTS,
+                    help="the JSON of the results (default benchmarks/results/qre.json)")
+    args = ap.parse_args(argv)
     out: dict = {"compare": []}
     for name, values in [("kuhn", {}), ("kuhn3-third", {"P": 6}), ("skp", {"P": 9})]:
         r = gambit_compare(name, values)
@@ -117,14 +140,15 @@ def main() -> None:
                         "lambda": float(br.lambdas[-1])}
         print(f"leduc branch: {dt:.1f} s, NashConv {br.nash_conv[-1]:.2e} at lambda "
               f"{br.lambdas[-1]:.3g}", flush=True)
-    res = Path(__file__).resolve().parent / "results" / "qre.json"
+    ms = measurements(out)
+    res = args.results
     if res.exists():   # parts skipped in this run keep their previous results
         old = json.loads(res.read_text())
         out = {**{k: v for k, v in old.items() if k not in out}, **out}
     res.write_text(json.dumps(out, indent=2, default=float))
     print(f"wrote {res}")
+    return ms
 
 
 if __name__ == "__main__":
-    np.seterr(all="ignore")
-    main()
+    script_main(main)

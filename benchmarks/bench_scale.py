@@ -9,20 +9,13 @@ cached between them since best responses run in sequence form).
 from __future__ import annotations
 
 import argparse
-import resource
-import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pokerdyn.benchmarking import Measurement, peak_rss_mb, script_main, timed
+from pokerdyn.games import compile_game, uniform_strategy
+from pokerdyn.games.catalog.synthetic import layered_game, layered_size
+from pokerdyn.solvers import best_response, expected_payoffs
 
-from pokerdyn.games import compile_game, uniform_strategy  # noqa: E402
-from pokerdyn.games.catalog.synthetic import layered_game, layered_size  # noqa: E402
-from pokerdyn.solvers import best_response, expected_payoffs  # noqa: E402
-
-
-def peak_rss_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # Linux: KiB
+QUICK = ["--nodes", "20000"]
 
 
 def pick_size(nodes: int, players: int) -> tuple[int, int, int]:
@@ -39,13 +32,7 @@ def pick_size(nodes: int, players: int) -> tuple[int, int, int]:
     return best[1:]
 
 
-def timed(f, *a):
-    t = time.perf_counter()
-    out = f(*a)
-    return out, time.perf_counter() - t
-
-
-def main(argv=None) -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=10_000_000)
     ap.add_argument("--players", type=int, default=2)
@@ -57,12 +44,12 @@ def main(argv=None) -> None:
     base = peak_rss_mb()
 
     rounds, actions, outcomes = pick_size(args.nodes, args.players)
-    game, t_build = timed(layered_game, rounds, args.players, actions, outcomes)
-    cg, t_compile = timed(compile_game, game)
+    t_build, game = timed(layered_game, rounds, args.players, actions, outcomes)
+    t_compile, cg = timed(compile_game, game)
     sigma = uniform_strategy(cg)
-    ev, t_ev = timed(expected_payoffs, cg, sigma)
-    br1, t_br1 = timed(best_response, cg, sigma, 0)
-    br2, t_br2 = timed(best_response, cg, sigma, 0)
+    t_ev, ev = timed(expected_payoffs, cg, sigma)
+    t_br1, br1 = timed(best_response, cg, sigma, 0)
+    t_br2, br2 = timed(best_response, cg, sigma, 0)
     n = cg.n_nodes
     print(f"synthetic layered game: {n:,} nodes ({int((cg.kind == 0).sum()):,} terminals), "
           f"{cg.n_infosets} information sets, {args.players} players, rounds={rounds}, "
@@ -74,7 +61,13 @@ def main(argv=None) -> None:
           f"{t_br1 * 1e3:.0f} ms first, {t_br2 * 1e3:.0f} ms second")
     print(f"E = {ev.round(6).tolist()}, BR value of player 1 = {br2.value:.6f}")
     print(f"peak RSS: {peak_rss_mb():.0f} MiB (after warm-up: {base:.0f} MiB)")
+    size = f"{n:,} nodes"
+    return [Measurement(f"build + validation, {size}", "pokerdyn", t_build),
+            Measurement(f"compile_game, {size}", "pokerdyn", t_compile),
+            Measurement(f"one expected-payoff evaluation, {size}", "pokerdyn", t_ev),
+            Measurement(f"one best response, {size}", "pokerdyn (second call)", t_br2,
+                        "pokerdyn (first call)", t_br1)]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from pokerdyn.benchmarking import Measurement, script_main
+
+QUICK: list[str] = []   # one game, no smaller setting (about 40 s)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", type=Path, help="write the numbers here")
     a = ap.parse_args(argv)
@@ -31,8 +32,8 @@ def main(argv: list[str] | None = None) -> None:
     from pokerdyn.games.compiled import compile_game
     from pokerdyn.games.preflop.classes import CLASSES
     from pokerdyn.games.preflop.equity import hu_equity_table
-    from pokerdyn.games.preflop.selby import (SITUATIONS, chart, history_probabilities, own_reach,
-                                     selby_game, strategy_grids)
+    from pokerdyn.games.preflop.selby import (SITUATIONS, chart, history_probabilities,
+                                              own_reach, selby_game, strategy_grids)
 
     hu_equity_table()
     selby_game()  # numba kernels compiled before timing
@@ -84,7 +85,10 @@ def main(argv: list[str] | None = None) -> None:
             "value_sb": res.value, "nash_conv": nc, "bb_fold_max": bb_fold,
             "sb_fold_frequency": sb_fold, "history_probabilities": hp,
             "reached_cells": reached_cells, "mixed": mixed}, indent=1))
+    return [Measurement(f"build Selby's game ({game.n_nodes:,} nodes)", "pokerdyn", build),
+            Measurement("sequence-form LP", "pokerdyn solve_lp", res.seconds,
+                        note=f"NashConv {nc:.3g}")]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -4,7 +4,7 @@ P = 9, k = 0.001, L = 6, 12 deals), against a straightforward pure-Python loop i
 estimators and the same lambdified gradient), plus the time of the paper's estimator study
 (1.1e7 rounds at fixed S3, App. D) per L and for all seven L.
 
-    PYTHONPATH=. python benchmarks/bench_simulate.py [--rounds 10000000] [--baseline 100000]
+    python benchmarks/bench_simulate.py [--rounds 10000000] [--baseline 100000]
 
 The kernel is timed with the default ("unbiased") and the "corrected" estimators (the same
 kernel; only the weight tables differ).
@@ -21,6 +21,7 @@ from collections import deque
 import numpy as np
 import sympy as sp
 
+from pokerdyn.benchmarking import Measurement, script_main
 from pokerdyn.dynamics.play.estimators import ratio_estimators, ratio_weights
 from pokerdyn.dynamics.play.tables import payoff_gradients, simulated_deals, tree_tables
 from pokerdyn.dynamics.play.repeated import estimator_study, simulate
@@ -28,6 +29,8 @@ from pokerdyn.dynamics.skp_points import skp_point
 from pokerdyn.games import DECISION, get_game, param_symbols
 
 GOAL = 4e7
+QUICK = ["--rounds", "100000", "--baseline", "2000", "--repeats", "1", "--study-rounds",
+         "1100000"]
 
 
 def python_loop(rounds: int, pot=9.0, k=0.001, L=6, seed=0) -> float:
@@ -99,12 +102,14 @@ def kernel(rounds: int, repeats: int = 3, estimator: str = "unbiased") -> tuple[
     return wall, cpu
 
 
-def main() -> None:
+def main(argv=None) -> list[Measurement]:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=10_000_000)
     ap.add_argument("--baseline", type=int, default=100_000)
     ap.add_argument("--repeats", type=int, default=3)
-    args = ap.parse_args()
+    ap.add_argument("--study-rounds", type=int, default=11_000_000,
+                    help="rounds of the estimator study (the paper's 1.1e7)")
+    args = ap.parse_args(argv)
     base = python_loop(args.baseline)
     wall, cpu = kernel(args.rounds, args.repeats)
     print(f"straightforward Python loop: {base:.3g} rounds/s ({args.baseline} rounds; 1e7 "
@@ -116,13 +121,23 @@ def main() -> None:
     print(f"numba kernel, estimator 'corrected' (Figs. 11-15): {wall_c:.3g} rounds/s wall, "
           f"{cpu_c:.3g} CPU -> {wall_c / base:.0f}x the Python loop")
     t0 = time.perf_counter()
-    one = estimator_study(L=(96,), rounds=11_000_000)
+    one = estimator_study(L=(96,), rounds=args.study_rounds)
     t1 = time.perf_counter()
-    allL = estimator_study(L=(6, 12, 24, 48, 96, 192, 384), rounds=11_000_000)
+    allL = estimator_study(L=(6, 12, 24, 48, 96, 192, 384), rounds=args.study_rounds)
     t2 = time.perf_counter()
-    print(f"estimator study, 1.1e7 rounds at S3, L=96: kernel {one.seconds:.2f} s "
-          f"(call {t1 - t0:.2f} s); all 7 L: kernel {allL.seconds:.2f} s (call {t2 - t1:.2f} s)")
+    print(f"estimator study, {args.study_rounds:.2g} rounds at S3, L=96: kernel "
+          f"{one.seconds:.2f} s (call {t1 - t0:.2f} s); all 7 L: kernel {allL.seconds:.2f} s "
+          f"(call {t2 - t1:.2f} s)")
+    return [Measurement("one SKP round (P = 9, k = 0.001, L = 6), wall", "pokerdyn kernel",
+                        1 / wall, "pure-Python loop", 1 / base,
+                        note=f"{wall:.3g} rounds/s; CPU {cpu:.3g} rounds/s"),
+            Measurement("one SKP round, estimator 'corrected', wall", "pokerdyn kernel",
+                        1 / wall_c, "pure-Python loop", 1 / base),
+            Measurement(f"estimator study, {args.study_rounds:.2g} rounds at S3, L = 96",
+                        "pokerdyn (kernel)", one.seconds),
+            Measurement(f"estimator study, {args.study_rounds:.2g} rounds at S3, all 7 L",
+                        "pokerdyn (kernel)", allL.seconds)]
 
 
 if __name__ == "__main__":
-    main()
+    script_main(main)

@@ -1,7 +1,7 @@
 """Conformance with Gambit's game collection (issue 34): every ``.efg`` file of Gambit's
 repository read by pokerdyn's reader and by pygambit, and solved by both.
 
-    PYTHONPATH=. python benchmarks/conformance_gambit.py [--repo GIT_DIR] [--out FILE.md]
+    python benchmarks/conformance_gambit.py [--repo GIT_DIR] [--out FILE.md]
         [--timeout 60] [--jobs 1] [--only SUBSTRING ...] [--nfg] [--json FILE]
 
 ``--repo`` is a (bare) clone of github.com/gambitproject/gambit; files are read with
@@ -58,6 +58,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from pokerdyn.benchmarking import Measurement, script_main
+from pokerdyn.games.io.gambit_compare import (Differs, frac, gambit_read, match_trees,
+                                              nfg_disagreements, tuple_text)
+
 DEFAULT_REPO = os.environ.get("GAMBIT_REPO", "/work/.mirror/gambitproject+gambit/repo")
 CHECKS = ("read", "players", "structure", "uniform", "lp", "lcp", "eq-check", "enum",
           "enummixed", "enumpoly")
@@ -73,21 +77,7 @@ class Skip(Exception):
     """A check that does not apply to this file (the message says why)."""
 
 
-class Differs(Exception):
-    """A disagreement with pygambit (the message has both values)."""
-
-
 # ----------------------------------------------------------------------------- helpers
-
-def frac(x: Any) -> Fraction:
-    """An exact rational of a sympy Rational, a Fraction, an int or a decimal string."""
-    if isinstance(x, Fraction):
-        return Fraction(x)
-    p, q = getattr(x, "p", None), getattr(x, "q", None)
-    if p is not None and q is not None:
-        return Fraction(int(p), int(q))
-    return Fraction(str(x))
-
 
 def where(exc: BaseException) -> str:
     """``Type: message at file:line`` of the innermost frame in this repository."""
@@ -115,96 +105,6 @@ def attempt(fn: Callable[[], str]) -> str:
         return "refused: " + " ".join(str(exc).split())[:300]
     except Exception as exc:  # noqa: BLE001 - every other failure is a finding
         return "crash: " + where(exc)
-
-
-def gambit_read(text: str, nfg: bool = False):
-    """pygambit's game of the text (tests/gambit_compare.py's reading: a file with repeated
-    labels, which pygambit 16.7 refuses, is read with its labels blanked)."""
-    tests = str(Path(__file__).resolve().parents[1] / "tests")
-    if tests not in sys.path:
-        sys.path.append(tests)
-    from gambit_compare import gambit_read as read
-    return read(text, "nfg" if nfg else "efg")
-
-
-# ----------------------------------------------------------------------------- structure
-
-def match_trees(game, g) -> dict:
-    """Walk our tree and Gambit's in parallel (children in action order) and compare them
-    exactly; Differs at the first disagreement.  Returns ``{our infoset index: Gambit
-    infoset}``, a bijection consistent at every node."""
-    import numpy as np
-
-    from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL
-
-    players = list(g.players)
-    if game.n_players != len(players):
-        raise Differs(f"{game.n_players} players, Gambit {len(players)}")
-    gkey = {inf: (p, j) for p, pl in enumerate(players) for j, inf in enumerate(pl.infosets)}
-    kind, parent, edge = (np.asarray(a) for a in (game.kind, game.parent, game.edge))
-    kids: dict[int, list[int]] = {}
-    for node in np.lexsort((edge, parent)):
-        if parent[node] >= 0:
-            kids.setdefault(int(parent[node]), []).append(int(node))
-    term = {int(n): t for t, n in enumerate(np.asarray(game.terminal_node))}
-    zero = [Fraction(0)] * len(players)
-    ours: dict[int, Any] = {}
-    theirs: dict[tuple, int] = {}
-    stack = [(0, g.root, zero)]
-    while stack:
-        node, gnode, acc = stack.pop()
-        try:   # pygambit's node.outcome is a proxy; without an outcome it has no payoffs
-            acc = [a + frac(gnode.outcome[pl]) for a, pl in zip(acc, players)]
-        except KeyError:
-            pass
-        gkids = list(gnode.children)
-        here = f"node {node}"
-        if gnode.is_terminal:
-            if kind[node] != TERMINAL:
-                raise Differs(f"{here}: ours not terminal, Gambit's terminal")
-            mine = [frac(v) for v in game.payoffs[term[node]]]
-            if mine != acc:
-                raise Differs(f"{here}: payoffs {_vec(mine)}, Gambit {_vec(acc)}")
-            continue
-        mykids = kids.get(node, [])
-        if len(mykids) != len(gkids):
-            raise Differs(f"{here}: {len(mykids)} children, Gambit {len(gkids)}")
-        if gnode.player.is_chance:
-            if kind[node] != CHANCE:
-                raise Differs(f"{here}: ours not a chance node")
-            for c, act in zip(mykids, gnode.infoset.actions):
-                if frac(game.edge_prob[c]) != frac(act.prob):
-                    raise Differs(f"{here}: chance probability {game.edge_prob[c]}, Gambit "
-                                  f"{act.prob}")
-        else:
-            if kind[node] != DECISION:
-                raise Differs(f"{here}: ours not a decision node")
-            I, key = int(game.infoset[node]), gkey[gnode.infoset]
-            if game.infosets[I].player != key[0]:
-                raise Differs(f"{here}: player {game.infosets[I].player + 1}, Gambit "
-                              f"{key[0] + 1}")
-            if ours.setdefault(I, gnode.infoset) is not gnode.infoset and \
-                    gkey[ours[I]] != key:
-                raise Differs(f"{here}: our set {game.infosets[I].label!r} is Gambit's sets "
-                              f"{gkey[ours[I]][1] + 1} and {key[1] + 1} of player "
-                              f"{key[0] + 1}")
-            if theirs.setdefault(key, I) != I:
-                raise Differs(f"{here}: Gambit's set {key[1] + 1} of player {key[0] + 1} is "
-                              f"our sets {game.infosets[theirs[key]].label!r} and "
-                              f"{game.infosets[I].label!r}")
-            if len(game.infosets[I].actions) != len(gnode.infoset.actions):
-                raise Differs(f"{here}: {len(game.infosets[I].actions)} actions, Gambit "
-                              f"{len(gnode.infoset.actions)}")
-        for c, gc in reversed(list(zip(mykids, gkids))):
-            stack.append((c, gc, acc))
-    if len(ours) != game.n_infosets or len(theirs) != sum(len(p.infosets) for p in players):
-        raise Differs(f"{game.n_infosets} sets reached, Gambit "
-                      f"{sum(len(p.infosets) for p in players)}")
-    return ours
-
-
-def _vec(v) -> str:
-    return "(" + ", ".join(str(x) for x in v) + ")"
 
 
 # ----------------------------------------------------------------------------- profiles
@@ -479,11 +379,12 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
         want = [frac(ref[0].payoff(p)) for p in players]
         if exact is None:
             got = [float(x) for x in out.expected_payoffs]
-            raise Differs(f"no exact payoffs (floats {_vec(got)}), Gambit {_vec(want)}{note}")
+            raise Differs(f"no exact payoffs (floats {tuple_text(got)}), Gambit "
+                          f"{tuple_text(want)}{note}")
         got = [Fraction(x) for x in exact]
         if got != want:
-            raise Differs(f"payoffs {_vec(got)}, Gambit {_vec(want)}{note}")
-        return f"agree {_vec(got)}{note}"
+            raise Differs(f"payoffs {tuple_text(got)}, Gambit {tuple_text(want)}{note}")
+        return f"agree {tuple_text(got)}{note}"
 
     yield "lp", attempt(lp)
 
@@ -504,12 +405,13 @@ def check_game(text: str, name: str, path: str | None = None, enumerate_: bool =
         ref = gbt.nash.lcp_solve(g, rational=True).equilibria
         wants = [[frac(e.payoff(p)) for p in players] for e in ref]
         if eq.exact_payoffs is None:
-            raise Differs(f"no exact payoffs (floats {_vec(float(x) for x in eq.payoffs)}), "
-                          f"Gambit {_vec(wants[0])}")
+            floats = tuple_text(float(x) for x in eq.payoffs)
+            raise Differs(f"no exact payoffs (floats {floats}), Gambit {tuple_text(wants[0])}")
         got = [frac(x) for x in eq.exact_payoffs]
         if got not in wants:
-            raise Differs(f"payoffs {_vec(got)}, Gambit {' or '.join(map(_vec, wants))}")
-        return f"agree {_vec(got)}"
+            raise Differs(f"payoffs {tuple_text(got)}, Gambit "
+                          f"{' or '.join(map(tuple_text, wants))}")
+        return f"agree {tuple_text(got)}"
 
     yield "lcp", attempt(lcp)
 
@@ -616,14 +518,12 @@ def check_nfg(text: str, name: str) -> Iterator[tuple[str, str]]:
     """The checks of one .nfg file: read by :func:`games.io.nfg.read_nfg` and pygambit,
     players, strategy counts and every payoff compared exactly (the solvers take
     extensive-form games; their cells are ``n/a``)."""
-    import itertools
-
     from pokerdyn.games.io.nfg import read_nfg
 
     state: dict[str, Any] = {}
 
     def read() -> str:
-        state["g"] = gambit_read(text, nfg=True)
+        state["g"] = gambit_read(text, "nfg")
         state["nfg"] = read_nfg(text)
         return "read"
 
@@ -634,20 +534,10 @@ def check_nfg(text: str, name: str) -> Iterator[tuple[str, str]]:
     yield "players", str(len(nfg.players))
 
     def structure() -> str:
-        players = list(g.players)
-        if len(nfg.players) != len(players):
-            raise Differs(f"{len(nfg.players)} players, Gambit {len(players)}")
-        S = [list(p.strategies) for p in players]
-        if [len(s) for s in nfg.strategies] != [len(s) for s in S]:
-            raise Differs(f"strategies {[len(s) for s in nfg.strategies]}, Gambit "
-                          f"{[len(s) for s in S]}")
-        for idx in itertools.product(*(range(len(s)) for s in S)):
-            o = g[tuple(S[p][i] for p, i in enumerate(idx))]
-            want = [frac(o[p]) for p in players]
-            got = [frac(v) for v in nfg.payoffs[idx]]
-            if got != want:
-                raise Differs(f"profile {idx}: payoffs {_vec(got)}, Gambit {_vec(want)}")
-        return f"agree ({' x '.join(str(len(s)) for s in S)} strategies)"
+        bad = nfg_disagreements(nfg, g)
+        if bad:
+            raise Differs("; ".join(bad))
+        return f"agree ({' x '.join(str(len(p.strategies)) for p in g.players)} strategies)"
 
     yield "structure", attempt(structure)
     for c in CHECKS[CHECKS.index("uniform"):]:
@@ -698,10 +588,7 @@ class Pool:
         self.timeout, self.proc = timeout, None
 
     def _start(self):
-        env = dict(os.environ)
-        root = str(Path(__file__).resolve().parents[1])
-        env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"], env=env,
+        self.proc = subprocess.Popen([sys.executable, __file__, "--worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, text=True,
                                      start_new_session=True)
@@ -795,7 +682,10 @@ def table(rows: list[dict], seconds: float, repo: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main(argv: list[str] | None = None) -> int:
+QUICK = ["--only", "e18", "montyhal", "--jobs", "1"]
+
+
+def main(argv: list[str] | None = None) -> list[Measurement]:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repo", default=DEFAULT_REPO, help="git directory of Gambit's repository")
     ap.add_argument("--out", default=None, help="write the Markdown table here (default: print)")
@@ -808,7 +698,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.worker:
         worker()
-        return 0
+        return []
     files = gambit_files(args.repo, (".efg", ".nfg") if args.nfg else (".efg",))
     if args.only:
         files = [f for f in files if any(s in f for s in args.only)]
@@ -858,15 +748,19 @@ def main(argv: list[str] | None = None) -> int:
         for pool in pools:
             pool.kill()
     rows = [r for r in rows if r is not None]
-    text = table(rows, time.perf_counter() - t0, args.repo)
+    seconds = time.perf_counter() - t0
+    text = table(rows, seconds, args.repo)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     if args.out:
         Path(args.out).write_text(text, encoding="utf-8")
     else:
         print(text)
-    return 0
+    return [Measurement(f"every check of {len(rows)} Gambit files ({args.jobs} at once)",
+                        "pokerdyn and pygambit", seconds)] + \
+        [Measurement(f"checks of {r['file']}", "pokerdyn and pygambit", r["seconds"])
+         for r in rows]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    script_main(main)

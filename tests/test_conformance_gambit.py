@@ -42,6 +42,7 @@ _spec = importlib.util.spec_from_file_location("conformance_gambit", _path)
 conf = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = conf   # its dataclasses look their module up
 _spec.loader.exec_module(conf)
+from pokerdyn.games.io.gambit_compare import Differs, gambit_read, match_trees  # noqa: E402
 
 # pygambit's enumpoly_solve on these does not finish within minutes (fig5_9) or takes half a
 # minute (fig6_2), seen in the benchmark's run of Gambit's repository, which holds the same
@@ -80,7 +81,7 @@ def test_read(rel):
     """Read, or refused in one line for imperfect recall where Gambit agrees."""
     c = cells(rel)
     if conf.category(c["read"]) == "refused":
-        g = conf.gambit_read((CATALOG / rel).read_text(encoding="utf-8"))
+        g = gambit_read((CATALOG / rel).read_text(encoding="utf-8"))
         assert "imperfect recall" in c["read"] and not g.is_perfect_recall, c["read"]
         return
     assert c["read"] == "read", c["read"]
@@ -137,9 +138,9 @@ def _myerson():
 
 def test_harness_sees_a_changed_payoff():
     text, game = _myerson()
-    g = conf.gambit_read(text.replace('t "" 4 "" { 4, 1 }', 't "" 4 "" { 4, 2 }'))
-    with pytest.raises(conf.Differs, match=r"payoffs \(4, 1\), Gambit \(4, 2\)"):
-        conf.match_trees(game, g)
+    g = gambit_read(text.replace('t "" 4 "" { 4, 1 }', 't "" 4 "" { 4, 2 }'))
+    with pytest.raises(Differs, match=r"payoffs \(4, 1\), Gambit \(4, 2\)"):
+        match_trees(game, g)
 
 
 def test_harness_sees_two_sets_merged():
@@ -151,8 +152,8 @@ def test_harness_sees_two_sets_merged():
     k = [i for i, s in enumerate(lines) if s.startswith('p "" 1 2 ')][1]
     lines[k] = lines[k].replace('p "" 1 2 ', 'p "" 1 3 ')
     split = game_from_efg("\n".join(lines) + "\n", "split")
-    with pytest.raises(conf.Differs, match="Gambit's set 2 of player 1 is our sets"):
-        conf.match_trees(split, conf.gambit_read(text))
+    with pytest.raises(Differs, match="Gambit's set 2 of player 1 is our sets"):
+        match_trees(split, gambit_read(text))
 
 
 def test_agent_equilibrium_is_not_nash():
@@ -161,8 +162,8 @@ def test_agent_equilibrium_is_not_nash():
     pygambit's check as the harness applies it refuses it, and passes our LCP profile."""
     from fractions import Fraction as F
     text, game = _myerson()
-    g = conf.gambit_read(text)
-    infomap = conf.match_trees(game, g)
+    g = gambit_read(text)
+    infomap = match_trees(game, g)
     rows = {"A1": [F(0), F(1)], "Y1": [F(0), F(1)], "W2": [F(1), F(0)]}
     sigma = [rows[I.actions[0]] for I in game.infosets]
     assert conf.gambit_check(g, infomap, sigma, exact=True) == "pygambit max_regret 1"

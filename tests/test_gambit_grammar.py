@@ -2,7 +2,7 @@
 ``ReadNfgFile``; issue 34): repeated information sets with name and actions left out,
 outcomes defined once and used again by number, outcomes on any node summed along the path,
 decimals read as the rationals they denote, both .nfg bodies; imperfect recall refused in one
-line.  Every game is compared with pygambit 16.7 reading the same text (tests/gambit_compare.py:
+line.  Every game is compared with pygambit 16.7 reading the same text (games.io.gambit_compare:
 players, information sets per player, the information-set partition, the exact chance reach
 and payoffs of every terminal), over hand-made files, pygambit's own catalog
 (``pygambit/catalog_data``) and small generated files; read, write, read gives the same game."""
@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from pokerdyn.games import GameError, compile_game
 from pokerdyn.games.io.efg import game_from_efg, normalize_labels, read_efg, to_efg_exact
 from pokerdyn.games.io.nfg import read_nfg, write_nfg
-from gambit_compare import (disagreements, gambit_read, gambit_summary, nfg_disagreements,
-                            our_summary)
+from pokerdyn.games.io.gambit_compare import (disagreements, gambit_read, gambit_summary,
+                                              nfg_disagreements, our_summary)
 from hostile import run_bad
 from pokerdyn.solvers import solve_lp
 

@@ -1,20 +1,15 @@
 """Two implementations of the same rules must agree: the numba kernels against the
-plain-Python recursive reference of benchmarks/reference.py (values, best responses,
+plain-Python recursive reference of solvers/reference.py (values, best responses,
 NashConv and fictitious-play iterates)."""
 from __future__ import annotations
-
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import compiled, profiles
 from hypothesis import given, settings
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from reference import Reference  # noqa: E402
-
-from pokerdyn.solvers import best_response, expected_payoffs, fictitious_play, nash_conv  # noqa: E402
+from pokerdyn.solvers import best_response, expected_payoffs, fictitious_play, nash_conv
+from pokerdyn.solvers.reference import Reference
 
 GAMES = ["kuhn", "kuhn3", "skp", "kuhn3-third-full"]
 

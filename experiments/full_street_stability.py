@@ -15,7 +15,7 @@ long runs (``full_street_long_runs.json``) polished too.  Per rest point: Nash o
 payoffs, largest real part of the Jacobian's eigenvalues and the counts unstable / centre /
 stable.  Writes ``figures/frontier/data/full_street_stability.json``.
 
-Run: PYTHONPATH=. nice -n 10 python benchmarks/full_street_stability.py [--pots 4 6]
+Run: nice -n 10 python experiments/full_street_stability.py [--pots 4 6]
 """
 from __future__ import annotations
 

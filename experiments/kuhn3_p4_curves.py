@@ -6,7 +6,7 @@ supports next to the curves' ends after them (``follow_curves``: the support sol
 curves where it gives up).  Writes figures/frontier/data/kuhn3_p4_curves.json (read by the
 figure ``kuhn3_p4_curves``).
 
-    PYTHONPATH=. python benchmarks/kuhn3_p4_curves.py [--follow 6]   # 20-30 min, 1 process
+    python experiments/kuhn3_p4_curves.py [--follow 6]   # 20-30 min, 1 process
 """
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def main() -> None:
         "curves": [dict(curves.curve_record(c), samples=_samples(g, c)) for c in cs],
         "families": families,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "command": f"PYTHONPATH=. python benchmarks/kuhn3_p4_curves.py --follow {follow}"},
+        "command": f"python experiments/kuhn3_p4_curves.py --follow {follow}"},
         indent=1))
 
 

@@ -4,24 +4,21 @@ profile-likelihood 95% interval on counts drawn from a known QRE (100 seeded rep
 (dynamics.play, `pokerdyn simulate`) on SKP at P = 9 for k in {0.001, 0.01} and L in
 {6, 48}.  Results go to benchmarks/results/qre_fit.json.
 
-    python benchmarks/bench_qre_fit.py [--rounds 10000000] [--reps 100]
+    python experiments/qre_fit.py [--rounds 10000000] [--reps 100]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pokerdyn.games import compile_game, get_game  # noqa: E402
-from pokerdyn.dynamics.play.repeated import simulate  # noqa: E402
-from pokerdyn.solvers.qre import qre_profiles, trace_branch  # noqa: E402
-from pokerdyn.solvers.qre.estimate import counts_from_terminals, fit_lambda, sample_counts  # noqa: E402
+from pokerdyn.dynamics.play.repeated import simulate
+from pokerdyn.games import compile_game, get_game
+from pokerdyn.solvers.qre import qre_profiles, trace_branch
+from pokerdyn.solvers.qre.estimate import counts_from_terminals, fit_lambda, sample_counts
 
 
 def coverage(name: str, values: dict, lam: float, reps: int, hands: int, seed: int) -> dict:
@@ -51,13 +48,14 @@ def adaptive(pot: float, k: float, L: int, rounds: int, seed: int) -> dict:
             "final": res.final, "fit_seconds": time.perf_counter() - t0}
 
 
-def main() -> None:
+def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=10_000_000)
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--seeds", type=int, default=5, help="simulation seeds per (k, L)")
-    ap.add_argument("--out", default=str(Path(__file__).parent / "results" / "qre_fit.json"))
-    a = ap.parse_args()
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parents[1] / "benchmarks"
+                                         / "results" / "qre_fit.json"))
+    a = ap.parse_args(argv)
     out = {"coverage": [coverage("kuhn", {}, 2.0, a.reps, 10**4, 2026),
                         coverage("kuhn", {}, 10.0, a.reps, 10**4, 2027),
                         coverage("skp", {"P": 9.0}, 1.5, a.reps, 10**4, 2028)],

@@ -1,7 +1,8 @@
 """A plain-Python reference: recursive expected values, best responses, NashConv and
-fictitious play over a :class:`games.Game`, written the straightforward way (lists,
-recursion, dicts), as the baseline of benchmarks/bench_fp.py and an independent
-cross-check of the numba kernels.
+fictitious play over a compiled game, written the straightforward way (lists, recursion,
+dicts), as the baseline of benchmarks/bench_fp.py and an independent cross-check of the numba
+kernels (tests/test_reference_crosscheck.py).  Deliberately a second implementation of the
+same rules (two implementations that must agree, OpenSpiel's practice); no solver uses it.
 
 Fictitious play follows the same rules as solvers.learning.fictitious_play with
 ``schedule="simultaneous", averaging="reach"``: every player best-responds to the current
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-CHANCE, DECISION = 1, 2
+from pokerdyn.games.tree import CHANCE, DECISION
 
 
 class Reference:

@@ -10,9 +10,9 @@ One ``.npz`` per job under ``--out`` (skipped when present, so the script resume
 (``figures/frontier/data/full_street_long_runs.json``).
 
 Run (nice'd, in the background; about 0.15 s per 1000 time units per job on one core):
-  PYTHONPATH=. nice -n 10 python benchmarks/full_street_long_runs.py --out /tmp/fsdyn_runs \\
+  nice -n 10 python experiments/full_street_long_runs.py --out /tmp/fsdyn_runs \\
       --jobs main [--workers 2]
-  PYTHONPATH=. python benchmarks/full_street_long_runs.py --out /tmp/fsdyn_runs --summary
+  python experiments/full_street_long_runs.py --out /tmp/fsdyn_runs --summary
 """
 from __future__ import annotations
 
@@ -131,7 +131,7 @@ def summary(out: Path, path: Path = DATA, n_windows: int = 50) -> dict:
             "steps": int(d["steps"]), "wall_s": float(d["wall"]),
             "convergence": c.to_json()})
     doc = {"game": GAME, "starts": "random_starts(model, 3, seed=0)", "grid": GRID,
-           "script": "benchmarks/full_street_long_runs.py", "runs": runs}
+           "script": "experiments/full_street_long_runs.py", "runs": runs}
     path.write_text(json.dumps(_round(doc)) + "\n")
     return doc
 

@@ -14,7 +14,7 @@
    library: ``generic_family`` must give the same closed form (exactly, in
    QQ(P)(sqrt disc)) and the record's ``coexistence`` the same range.
 
-    PYTHONPATH=. nice -n 19 python benchmarks/full_street_third.py [--grid]
+    nice -n 19 python experiments/full_street_third.py [--grid]
 """
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ sample: (2, 5/2), (7/2, 4), (9/2, 5) and (41/10, 9/2) (across the end (7 + sqrt 
 seeded CFR+/FP runs at three pots, solved with P symbolic, certified exactly).  Writes
 figures/frontier/data/kuhn3_pot_gaps.json (read by the figure ``kuhn3_pot``).
 
-    PYTHONPATH=. nice -n 10 python benchmarks/kuhn3_pot_gaps.py     # about 15 min, 1 worker
-    PYTHONPATH=. python benchmarks/kuhn3_pot_gaps.py --only 41/10:9/2  # one range, merged
+    nice -n 10 python experiments/kuhn3_pot_gaps.py     # about 15 min, 1 worker
+    python experiments/kuhn3_pot_gaps.py --only 41/10:9/2  # one range, merged
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from pokerdyn.solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_record
 OUT = Path(__file__).resolve().parents[1] / "figures/frontier/data/kuhn3_pot_gaps.json"
 RANGES = (("2", "5/2"), ("7/2", "4"), ("9/2", "5"), ("41/10", "9/2"))
 NOTE = ("sweeps of the parts of 2 <= P <= 5 that the 2:10 and 5/2:7/2 sweeps did not "
-        "sample, and of (41/10, 9/2) across 4.408 (benchmarks/kuhn3_pot_gaps.py); each "
+        "sample, and of (41/10, 9/2) across 4.408 (experiments/kuhn3_pot_gaps.py); each "
         "record has the keys of `pokerdyn equilibria kuhn3 --pots A:B --json`")
 
 

@@ -6,7 +6,7 @@ frequencies dominance leaves free (a point of the family satisfying all its cons
 iterations, three times at most (200,000 to 12.8 M iterations), and every round's
 iterations, NashConv and distance are kept.
 
-    PYTHONPATH=. python benchmarks/full_street_learning.py [--pots 5/2,3,...] [--seeds 2]
+    python experiments/full_street_learning.py [--pots 5/2,3,...] [--seeds 2]
         [--rounds 3] [--workers 2] [--out FILE]
 
 The default pots are the rational piece ends 3, 7/2, 4, 5, one pot inside each of the three
@@ -48,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         for lim in lims:
             rows.append(lim.row(x, len(fams)))
             print(json.dumps(rows[-1]), flush=True)
-    out = {"command": "PYTHONPATH=. python benchmarks/full_street_learning.py "
+    out = {"command": "python experiments/full_street_learning.py "
                       + " ".join(argv if argv is not None else sys.argv[1:]),
            "target": 1e-3, "seeds": a.seeds, "rounds": a.rounds, "seconds": seconds,
            "rows": rows}
