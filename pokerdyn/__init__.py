@@ -21,6 +21,15 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "GameError": "pokerdyn.games.errors",
     "game": "pokerdyn.api.inputs",
+    "catalog": "pokerdyn.api.catalog",
+    "reproduce": "pokerdyn.api.reproduce",
+    **dict.fromkeys(["payoffs", "equilibria", "crosscheck", "continuation", "export"],
+                    "pokerdyn.api.exact"),
+    **dict.fromkeys(["solve", "compare", "collusion"], "pokerdyn.api.numeric"),
+    **dict.fromkeys(["icm", "pushfold", "pushfold_chart"], "pokerdyn.api.tournament"),
+    **dict.fromkeys(["qre", "qre_fit"], "pokerdyn.api.qre"),
+    **dict.fromkeys(["ode", "lyapunov", "simulate", "estimators", "sweep"],
+                    "pokerdyn.api.dynamics"),
 }
 
 __all__ = ["__version__", *_EXPORTS]

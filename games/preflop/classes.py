@@ -94,14 +94,16 @@ def class_combos(name: str) -> NDArray[np.int64]:
 def disjoint_pair_counts() -> NDArray[np.int64]:
     """``n[i, j]``: ordered pairs (combo of class i, combo of class j) sharing no card; sums to
     1326 * 1225.  Read-only."""
+    # 0/1 matrices multiplied in float64 (BLAS; numpy's integer matmul has none and took
+    # ~10 s): every product is an integer below 2**53, so the counts are exact
     cards, cls = combos()
-    onehot = np.zeros((N_COMBOS, N_CLASSES), dtype=np.int64)
-    onehot[np.arange(N_COMBOS), cls] = 1
-    hits = np.zeros((N_COMBOS, 52), dtype=np.int64)
-    hits[np.arange(N_COMBOS), cards[:, 0]] = 1
-    hits[np.arange(N_COMBOS), cards[:, 1]] = 1
+    onehot = np.zeros((N_COMBOS, N_CLASSES))
+    onehot[np.arange(N_COMBOS), cls] = 1.0
+    hits = np.zeros((N_COMBOS, 52))
+    hits[np.arange(N_COMBOS), cards[:, 0]] = 1.0
+    hits[np.arange(N_COMBOS), cards[:, 1]] = 1.0
     disjoint = (hits @ hits.T) == 0
-    n = onehot.T @ disjoint.astype(np.int64) @ onehot
+    n = np.rint(onehot.T @ disjoint.astype(np.float64) @ onehot).astype(np.int64)
     n.flags.writeable = False
     return n
 

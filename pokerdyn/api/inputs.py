@@ -11,10 +11,12 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from pokerdyn.games import Game, GameError
-from pokerdyn.games.errors import shown
+from pokerdyn.games.errors import GameError, shown
+
+if TYPE_CHECKING:  # the tree (and sympy) load with the first game, not with this module
+    from pokerdyn.games.tree import Game
 
 
 def parse_float(text: str, what: str, low: float = -math.inf, high: float = math.inf,
@@ -343,6 +345,8 @@ def game(spec: "str | Game", **options: Any) -> Game:
     >>> g.n_players, g.param_names
     (3, ('P',))
     """
+    from pokerdyn.games.tree import Game
+
     if isinstance(spec, Game):
         if options:
             raise GameError(f"game options ({', '.join(options)}) do not apply to a built game "
@@ -357,15 +361,15 @@ def game(spec: "str | Game", **options: Any) -> Game:
 def pot_value(g: Game, pot: Any) -> Any:
     """The exact pot (a sympy number) of ``pot`` for the game ``g``: a string as ``--pot``
     takes it (``"19/2"``, ``"(5+sqrt(73))/2"``, decimals exact), an int, a Fraction or a
-    sympy number; a float is its exact value.  GameError (one line) when the game has no
-    pot ``P`` or the value is outside its range."""
+    sympy number; a float is the rational it rounds (the package's one rule,
+    games.exact_values.rational_of_float: 2.5 -> 5/2, 0.1 -> 1/10).  GameError (one line)
+    when the game has no pot ``P`` or the value is outside its range."""
     require_pot(g)
     if isinstance(pot, bool) or pot is None:
         raise GameError(f"pot={pot!r} is not a number; allowed: a positive number")
     if isinstance(pot, float):
-        from fractions import Fraction
-        f = Fraction(pot) if math.isfinite(pot) else None
-        text = f"{f.numerator}/{f.denominator}" if f is not None else str(pot)
+        from pokerdyn.games.exact_values import rational_of_float
+        text = str(rational_of_float(pot)) if math.isfinite(pot) else str(pot)
     else:
         text = str(pot)
     return parse_pot(text, g)

@@ -11,7 +11,7 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from pokerdyn.api.inputs import (  # noqa: F401  (the commands import them from here)
     parse_float,
@@ -39,7 +39,10 @@ from pokerdyn.api.inputs import (  # noqa: F401  (the commands import them from 
     require_pot,
     parse_pot,
 )
-from pokerdyn.games import Game, GameError
+from pokerdyn.games.errors import GameError
+
+if TYPE_CHECKING:  # the tree (and sympy) load when a game is built, not for `pokerdyn --help`
+    from pokerdyn.games.tree import Game
 
 
 class UsageError(ValueError):
