@@ -39,7 +39,7 @@ game, a, b, start, mb, rec = (sys.argv[1], float(sys.argv[2]), float(sys.argv[3]
                               int(sys.argv[5]), sys.argv[6])
 g = get_game(game)
 if start == "enumerate":
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
     t1, c1 = time.perf_counter(), time.process_time()
     n = len(equilibrium_pieces(g))
     out = {"pieces": n, "seconds": time.perf_counter() - t1, "cpu_seconds": time.process_time() - c1}

@@ -31,13 +31,13 @@ CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 g = get_game(sys.argv[1])
 symbolic_payoffs(g)
 t1 = time.perf_counter()
 n = 0
 if sys.argv[2] == "full":
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
     pieces = equilibrium_pieces(g)
     n = len(pieces)
 t2 = time.perf_counter()
@@ -57,7 +57,7 @@ def measure(game: str) -> dict:
 OLD_PATH = r"""
 import sys
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.piecewise import solutions_at_from_axis
+from pokerdyn.solvers.symbolic.axis.piecewise import solutions_at_from_axis
 for s in solutions_at_from_axis(get_game(sys.argv[1]), sys.argv[2]):
     print(s.strategy)
 """

@@ -12,7 +12,7 @@ Jobs:
 - ``pot:X``: every equilibrium at the exact pot X (walk + exact solve), each family's sample
   certified by an exact NashConv;
 - ``axis`` (only with --axis): the whole-axis run of 2 <= P <= 20 by complete exact
-  enumerations at rational pots (:mod:`solvers.symbolic.fullaxis`, the path of
+  enumerations at rational pots (:mod:`solvers.symbolic.axis`, the path of
   ``pokerdyn equilibria kuhn3-full-simplified``); with --record it also writes the committed
   result figures/frontier/data/full_street_families.json.
 
@@ -39,11 +39,11 @@ import sympy as sp
 t0 = time.perf_counter()
 from pokerdyn.games import get_game
 from pokerdyn.solvers.symbolic import enumeration as en
-from pokerdyn.solvers.symbolic.dominance import reduce_game
+from pokerdyn.solvers.symbolic.model.dominance import reduce_game
 job = sys.argv[1]
 out = {"job": job}
 if job == "third":
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
     out["pieces"] = len(equilibrium_pieces(get_game("kuhn3-third")))
 else:
     g = get_game("kuhn3-full-simplified")
@@ -56,15 +56,15 @@ else:
         out["generic_leaves"] = len(leaves)
         out["point_tasks"] = sum(len(t) for _, t in crit.values())
     elif job.startswith("pot:"):
-        from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
-        from pokerdyn.solvers.symbolic.piecewise import solutions_at
+        from pokerdyn.solvers.symbolic.model.nash_conv import exact_nash_conv
+        from pokerdyn.solvers.symbolic.axis.piecewise import solutions_at
         pot = sp.Rational(job[4:])
         sols = solutions_at(g, pot, fixed)
         out["families"] = len(sols)
         out["free_dims"] = [len(s.free) for s in sols]
         out["nash_conv_zero"] = all(exact_nash_conv(g, pot, s.sample()) == 0 for s in sols)
     elif job.startswith("axis"):
-        from pokerdyn.solvers.symbolic.fullaxis.sweep import sweep, sweep_record
+        from pokerdyn.solvers.symbolic.axis.sweep import sweep, sweep_record
         from pokerdyn.commands.exact.equilibrium_axis import START
         lo, hi = sp.Integer(2), sp.Integer(20)
         workers = int(sys.argv[2]) if len(sys.argv) > 2 else 1

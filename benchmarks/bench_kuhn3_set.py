@@ -1,5 +1,5 @@
 """Time and peak memory of the equilibrium set of 3-player Kuhn poker (kuhn3, 4 cards) at
-P = 3 by the support method (solvers.symbolic.supports), with today's one-third street run
+P = 3 by the support method (solvers.symbolic.learned), with today's one-third street run
 (kuhn3-third: the exact case search, piecewise over every P) as the baseline.
 
     python benchmarks/bench_kuhn3_set.py [--seeds 20] [--pots 3] [--tol 2e-5]
@@ -32,7 +32,7 @@ def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
     import sympy as sp
 
     from pokerdyn.games.catalog.kuhn import kuhn3
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import equilibrium_set, set_record
 
     t = time.perf_counter()
     res = equilibrium_set(kuhn3(), sp.Rational(pot), seeds=seeds, workers=workers,
@@ -54,7 +54,7 @@ def _kuhn3(pot: str, seeds: int, workers, rounds: int, tol, q) -> None:
 
 def _sweep(pots: str, seeds: int, workers, tol, q) -> None:
     from pokerdyn.games.catalog.kuhn import kuhn3
-    from pokerdyn.solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_records
+    from pokerdyn.solvers.symbolic.learned.pot_sweep import pot_sweep, sweep_records
 
     a, b = pots.split(":")
     t = time.perf_counter()
@@ -69,7 +69,7 @@ def _sweep(pots: str, seeds: int, workers, tol, q) -> None:
 
 def _third(q) -> None:
     from pokerdyn.games.catalog.kuhn import kuhn3_third
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
     t = time.perf_counter()
     pieces = equilibrium_pieces(kuhn3_third())

@@ -215,7 +215,7 @@ def in_family(sol, point: dict[str, Fraction]) -> bool:
     of its free parameters within its constraints (strict ones strict)?"""
     import sympy as sp
 
-    from pokerdyn.solvers.symbolic import psplit
+    from pokerdyn.solvers.symbolic.feasibility import pot_split
 
     xs = [sp.Symbol(n, real=True) for n in sol.free]
     eqs = []
@@ -236,7 +236,7 @@ def in_family(sol, point: dict[str, Fraction]) -> bool:
         if not left:
             if all((e > 0) if strict else (e >= 0) for e, strict in cons):
                 return True
-        elif psplit.feasible(cons, left):
+        elif pot_split.feasible(cons, left):
             return True
     return False
 
@@ -248,7 +248,7 @@ def near_family(sol, point: dict[str, float]) -> float:
     from dataclasses import fields
 
     from pokerdyn.solvers.crosscheck import distance_to_family
-    from pokerdyn.solvers.symbolic.piecewise import Solution
+    from pokerdyn.solvers.symbolic.axis.piecewise import Solution
 
     kept = tuple((n, v) for n, v in sol.strategy if n in point)
     if not kept:
@@ -260,7 +260,7 @@ def near_family(sol, point: dict[str, float]) -> float:
 def _part_class():
     from dataclasses import dataclass
 
-    from pokerdyn.solvers.symbolic.piecewise import Solution
+    from pokerdyn.solvers.symbolic.axis.piecewise import Solution
 
     @dataclass(frozen=True)
     class Part(Solution):

@@ -3,7 +3,7 @@ as exact functions of the pot P.  Used for initial conditions (the paper starts 
 for the estimator study (frequencies held at S3).  S3 exists for P >= P* = (5 + sqrt 73)/2.
 
 The formulas are not typed here: they are the three isolated equilibria that the exact
-enumeration (:func:`solvers.symbolic.piecewise.equilibrium_pieces`) finds on the last piece
+enumeration (:func:`solvers.symbolic.axis.piecewise.equilibrium_pieces`) finds on the last piece
 of the P axis, named by the paper's description (sec. 3): S1 is the one where Player 2 never
 bets the King (``c_K = 0``), S2 the one where Player 3 never calls with the Queen
 (``d_Q = 0``), S3 the one where all three mix.  The enumeration runs once per process.
@@ -24,8 +24,8 @@ NAMES = ("b_J", "c_K", "d_Q")
 @lru_cache(maxsize=1)
 def _formulas() -> dict[str, tuple[sp.Expr, ...]]:
     """S1, S2, S3 as expressions in the game's pot symbol, from the enumeration."""
-    from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
     game = get_game("skp")
     last = equilibrium_pieces(game)[-1]

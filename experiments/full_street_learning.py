@@ -2,7 +2,7 @@
 committed whole-axis families (figures/frontier/data/full_street_families.json): the
 max-norm distance of each limit to the nearest family valid at that pot, over the 13
 frequencies dominance leaves free (a point of the family satisfying all its constraints,
-:mod:`solvers.symbolic.supports.limits`); runs farther than 1e-3 are run again with 4x the
+:mod:`solvers.symbolic.learned.limits`); runs farther than 1e-3 are run again with 4x the
 iterations, three times at most (200,000 to 12.8 M iterations), and every round's
 iterations, NashConv and distance are kept.
 
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from pokerdyn.games import get_game
     from pokerdyn.figures.frontier.full_street import RECORD
-    from pokerdyn.solvers.symbolic.supports.limits import limits_at
+    from pokerdyn.solvers.symbolic.learned.limits import limits_at
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pots", default=POTS)

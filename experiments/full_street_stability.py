@@ -7,7 +7,7 @@ Per pot: the exact families of ``pokerdyn equilibria kuhn3-full-simplified --pot
 (:func:`ode_families`: the long runs' time averages and their polished rest points, solved
 and certified by the same exact code; ``full_street_P{P}_ode.json``), each sampled
 at its certified points and at up to ``--samples`` further points of its free parameters
-(:func:`solvers.symbolic.supports.geometry.sample`), polished into rest points of the ODE on
+(:func:`solvers.symbolic.families.geometry.sample`), polished into rest points of the ODE on
 the frequencies dominance leaves free (:func:`dynamics.chaos.rest_points.find_rest_points`;
 CFR+ limits only at pots without a support record, interior rest points from 10 seeded
 starts), with the time averages of the
@@ -33,8 +33,8 @@ POTS = (2.5, 3.0, 3.5, 4.0, 4.5, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 12.0, 15.0, 20.0
 def family_profiles(rec: dict, n_samples: int, seed: int = 0) -> list[tuple[str, dict]]:
     """(label, profile by name) for every family of an ``equilibria --json`` record: its
     certified points, then up to ``n_samples`` sampled points of its free parameters."""
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
-    from pokerdyn.solvers.symbolic.supports.geometry import Numeric, sample
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import family_from_record
+    from pokerdyn.solvers.symbolic.families.geometry import Numeric, sample
 
     rng = np.random.default_rng(seed)
     out = []
@@ -64,8 +64,8 @@ def ode_families(game, model, pot: float, averages, cfr_starts: int = 6) -> dict
     import sympy as sp
 
     from pokerdyn.dynamics.chaos.rest_points import find_rest_points, nash_profiles
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set, set_record
-    from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import equilibrium_set, set_record
+    from pokerdyn.solvers.symbolic.learned.propose import LearnedProfile
 
     fixed = {k: float(v) for k, v in model.meta["fixed"].items()}
     props = []

@@ -1,8 +1,8 @@
 """Cross-check of the third range of three coexisting equilibria of kuhn3-full-simplified
 (issue 14), which the library now finds itself (family F10, one square root in P:
-``solvers.symbolic.fullaxis.radical``).
+``solvers.symbolic.feasibility.radical``).
 
-1. ``--grid``: complete exact enumerations (``fullaxis.atpot.pot_families``) at the pots of
+1. ``--grid``: complete exact enumerations (``axis.at_pot.pot_families``) at the pots of
    GRID (step 1/20 on [3, 3.5] and [3.5, 5.2], and 25, 30, 50, 100); the supports per pot and
    the seconds go to ``benchmarks/results/full_street_grid.json`` (resumable).
 2. F10 (support ``F10_CASE``) built independently of the library's algebraic path: the
@@ -28,12 +28,12 @@ from pathlib import Path
 import sympy as sp
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.dominance import reduce_game
-from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-from pokerdyn.solvers.symbolic.fullaxis.certify import nash_conv_fraction
-from pokerdyn.solvers.symbolic.fullaxis.atpot import pot_families
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
-from pokerdyn.solvers.symbolic.supports.solve import solve_support
+from pokerdyn.solvers.symbolic.model.dominance import reduce_game
+from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+from pokerdyn.solvers.symbolic.model.nash_conv_fraction import nash_conv_fraction
+from pokerdyn.solvers.symbolic.axis.at_pot import pot_families
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.algebra.support_solve import solve_support
 from pokerdyn.games.strategy import param_symbols
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,8 +139,8 @@ def main() -> int:
         "certificate": {"pot": str(at), "sample": {k: str(v) for k, v in point.items()},
                         "nash_conv": str(nc)}}]
     # the library's own result must agree: the same closed form, the same range
-    from pokerdyn.solvers.symbolic.fullaxis import radical
-    from pokerdyn.solvers.symbolic.fullaxis.sweep import generic_family
+    from pokerdyn.solvers.symbolic.feasibility import radical
+    from pokerdyn.solvers.symbolic.axis.sweep import generic_family
     lib = generic_family(game, conditions(game, None, fixed), F10_CASE, fixed)
     mine = {k: sp.sympify(v, locals={"P": p, "c3_K_bf": c}) for k, v in strategy.items()
             if v is not None}

@@ -1,7 +1,7 @@
 """The curves of equilibria of 3-player Kuhn poker (kuhn3, 4 cards) at P = 4: the three
 supports that the seeded runs of ``pokerdyn equilibria kuhn3 --pot 4`` propose and whose
 block of indifference equations the triangular and Groebner solvers do not finish (README,
-issue 14), solved by :func:`solvers.symbolic.supports.curves.support_curves`, and the
+issue 14), solved by :func:`solvers.symbolic.algebra.curves.support_curves`, and the
 supports next to the curves' ends after them (``follow_curves``: the support solver first,
 curves where it gives up).  Writes figures/frontier/data/kuhn3_p4_curves.json (read by the
 figure ``kuhn3_p4_curves``).
@@ -19,11 +19,10 @@ from pathlib import Path
 import sympy as sp
 
 from pokerdyn.games.catalog.kuhn import kuhn3
-from pokerdyn.solvers.symbolic.supports import curves
-from pokerdyn.solvers.symbolic.supports.equilibrium_set import FOLLOW, certify, follow_curves
-from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
-                                             iterated_dominance_at)
-from pokerdyn.solvers.symbolic.supports.solve import SECONDS, SupportTimeout, deadline, solve_support
+from pokerdyn.solvers.symbolic.algebra import curves
+from pokerdyn.solvers.symbolic.learned.equilibrium_set import FOLLOW, certify, follow_curves
+from pokerdyn.solvers.symbolic.model.sparse_gains import counterfactual_gains, gain_system, iterated_dominance_at
+from pokerdyn.solvers.symbolic.algebra.support_solve import SECONDS, SupportTimeout, deadline, solve_support
 
 OUT = Path(__file__).resolve().parents[1] / "figures/frontier/data/kuhn3_p4_curves.json"
 SUPPORTS = ("ccbbcbcbabccbcbbaccbbcbccbc", "ccbbcbcbabccbcbbaccbccbccbc",

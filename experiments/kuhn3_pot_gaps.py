@@ -19,7 +19,7 @@ from pathlib import Path
 import sympy as sp
 
 from pokerdyn.games.catalog.kuhn import kuhn3
-from pokerdyn.solvers.symbolic.supports.pot_sweep import pot_sweep, sweep_records
+from pokerdyn.solvers.symbolic.learned.pot_sweep import pot_sweep, sweep_records
 
 OUT = Path(__file__).resolve().parents[1] / "figures/frontier/data/kuhn3_pot_gaps.json"
 RANGES = (("2", "5/2"), ("7/2", "4"), ("9/2", "5"), ("41/10", "9/2"))

@@ -48,7 +48,7 @@ def plot_families(record: dict, pots: Sequence[Any] | None = None, ax=None):
     largest critical value); returns the Axes."""
     import sympy as sp
 
-    from pokerdyn.solvers.symbolic.family_records import parse_set
+    from pokerdyn.solvers.symbolic.axis.family_records import parse_set
 
     if ax is None:
         import matplotlib.pyplot as plt

@@ -34,7 +34,7 @@ def exact_number(x: Any, what: str = "value") -> sp.Rational:
     """``x`` as an exact rational: strings like ``"15/2"`` or ``"7.5"``, ints, floats and
     sympy rationals; else GameError naming the value.  A float is
     :func:`rational_of_float` of it.  (Pots, which may be irrational such as
-    ``(5+sqrt(73))/2``, are read by :func:`solvers.symbolic.pot_values.exact_pot`.)"""
+    ``(5+sqrt(73))/2``, are read by :func:`solvers.symbolic.model.pot_values.exact_pot`.)"""
     if isinstance(x, (float, np.floating)) and math.isfinite(x):
         return rational_of_float(x)
     if isinstance(x, sp.Basic):

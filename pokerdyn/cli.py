@@ -138,26 +138,9 @@ def _stage_messages():
         log.setLevel(level)
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM while a command runs: raised like Ctrl-C's KeyboardInterrupt, so every
-    ``except KeyboardInterrupt`` and ``finally`` of the command runs the same (exit 143)."""
-
-
-_RECEIVED: list[int] = []  # SIGINT/SIGTERM received while the current command runs
-
-
-def _on_signal(signum: int, frame) -> None:
-    _RECEIVED.append(signum)
-    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
-
-
-def check_interrupted() -> None:
-    """Raise KeyboardInterrupt (:class:`Terminated` after SIGTERM) if the command was
-    interrupted: Python cannot raise a signal's exception out of a weakref callback or a
-    ``__del__`` (it prints "Exception ignored" and goes on), so long loops call this
-    between steps, and :func:`main` after the command, so no interrupt ends in exit 0."""
-    if _RECEIVED:
-        raise Terminated() if signal.SIGTERM in _RECEIVED else KeyboardInterrupt()
+# The interrupt state lives below the command line, so the front door can check it too.
+from pokerdyn.api.interrupts import (  # noqa: E402,F401  (re-exported: tests and scripts import them here)
+    _RECEIVED, Terminated, _on_signal, check_interrupted)
 
 
 @contextlib.contextmanager

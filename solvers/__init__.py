@@ -12,7 +12,7 @@ _EXPORTS: dict[str, str] = {
                      "nash_conv", "regrets"], "pokerdyn.solvers.evaluation"),
     **dict.fromkeys(["FictitiousPlay", "fictitious_play"], "pokerdyn.solvers.learning.fictitious_play"),
     **dict.fromkeys(["SolverResult", "iterate", "run_iterative"], "pokerdyn.solvers.iterative"),
-    "symbolic_payoffs": "pokerdyn.solvers.symbolic.payoffs",
+    "symbolic_payoffs": "pokerdyn.solvers.symbolic.model.payoffs",
     **dict.fromkeys(["CFR", "cfr"], "pokerdyn.solvers.learning.cfr_plus"),
     **dict.fromkeys(["Hedge", "hedge"], "pokerdyn.solvers.learning.hedge"),
     **dict.fromkeys(["LPResult", "solve_lp"], "pokerdyn.solvers.sequence.lp"),
@@ -22,8 +22,8 @@ _EXPORTS: dict[str, str] = {
     **dict.fromkeys(["PaperFP", "paper_fictitious_play"], "pokerdyn.solvers.learning.paper_fp"),
     **dict.fromkeys(["exact_values", "rational"], "pokerdyn.solvers.exact_profile"),
     **dict.fromkeys(["DominanceResult", "iterated_dominance", "reduce_game"],
-                    "pokerdyn.solvers.symbolic.dominance"),
-    **dict.fromkeys(["MaxminResult", "maxmin"], "pokerdyn.solvers.symbolic.maxmin"),
+                    "pokerdyn.solvers.symbolic.model.dominance"),
+    **dict.fromkeys(["MaxminResult", "maxmin"], "pokerdyn.solvers.symbolic.axis.maxmin"),
 }
 __all__ = sorted(_EXPORTS)
 

@@ -6,7 +6,7 @@ distance to the SET: free parameters optimised under the family's constraints, S
 epigraph form ``min t s.t. |x_k(y) - fp_k| <= t``); and each family's sample point checked
 with an exact NashConv.
 
-The exact NashConv is :func:`solvers.symbolic.nash_conv.exact_nash_conv` (vertex best
+The exact NashConv is :func:`solvers.symbolic.model.nash_conv.exact_nash_conv` (vertex best
 replies in exact arithmetic; sympy zero certifies an equilibrium).
 """
 from __future__ import annotations
@@ -23,10 +23,10 @@ from pokerdyn.games import Game
 from pokerdyn.games.compiled import CompiledGame, compile_game
 from pokerdyn.games.strategy import params_from_strategy
 
-from pokerdyn.solvers.symbolic.pot_values import exact_pot
+from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 from pokerdyn.solvers.learning.fictitious_play import fictitious_play
-from pokerdyn.solvers.symbolic.piecewise import Solution, solutions_at
-from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv  # noqa: F401  (public here too)
+from pokerdyn.solvers.symbolic.axis.piecewise import Solution, solutions_at
+from pokerdyn.solvers.symbolic.model.nash_conv import exact_nash_conv
 
 
 def random_profile(cg: CompiledGame, rng: np.random.Generator) -> NDArray[np.float64]:

@@ -1,10 +1,10 @@
-"""Exact signs of algebraic numbers (solvers.symbolic.algebraic): the numbers of Billingham's
+"""Exact signs of algebraic numbers (solvers.symbolic.feasibility.algebraic): the numbers of Billingham's
 critical value P* = (5 + sqrt 73)/2 (sec. 2, eq. (4)) and the nested radicals that the
 quadratic branches of the enumeration produce there."""
 import pytest
 import sympy as sp
 
-from pokerdyn.solvers.symbolic.algebraic import _quadratic_sign, radical_zero, sign
+from pokerdyn.solvers.symbolic.feasibility.algebraic import _quadratic_sign, radical_zero, sign
 
 R73 = sp.sqrt(73)
 PSTAR = (5 + R73) / 2

@@ -117,7 +117,7 @@ def test_support_families_carry_payoffs_in_their_free_parameters(monkeypatch):
     parameters, evaluated exactly at its certified witness, is ``payoffs_at_witness``."""
     from pokerdyn.figures.frontier.kuhn3_family import recorded
     from pokerdyn.solvers.symbolic import entry
-    from pokerdyn.solvers.symbolic.supports import equilibrium_set as es
+    from pokerdyn.solvers.symbolic.learned import equilibrium_set as es
 
     game = get_game("kuhn3")
     fams = recorded()
@@ -203,7 +203,7 @@ def test_a_bad_plot_file_is_refused_before_any_work(capsys, monkeypatch, tmp_pat
 def test_dominance_reads_pots_as_the_commands_do():
     """Issue 35 point 5: ``iterated_dominance(game, pot="(5+sqrt(73))/2")`` said "not a
     number" while ``solutions_at`` took it."""
-    from pokerdyn.solvers.symbolic.dominance import iterated_dominance
+    from pokerdyn.solvers.symbolic.model.dominance import iterated_dominance
 
     r = iterated_dominance(get_game("skp"), pot="(5+sqrt(73))/2")
     assert r.free == ("b_J", "c_K", "d_Q")
@@ -212,7 +212,7 @@ def test_dominance_reads_pots_as_the_commands_do():
 
 
 def test_pot_range_reader():
-    from pokerdyn.solvers.symbolic.pot_values import pot_range
+    from pokerdyn.solvers.symbolic.model.pot_values import pot_range
 
     assert pot_range("2:10") == (2, 10)
     assert pot_range("2.5:oo", unbounded=True) == (sp.Rational(5, 2), sp.oo)
@@ -227,7 +227,7 @@ def test_pot_range_reader():
 
 def test_one_float_to_rational_rule():
     from pokerdyn.games.exact_values import exact_number, rational_of_float
-    from pokerdyn.solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 
     for x, want in ((0.1, sp.Rational(1, 10)), (2.5, sp.Rational(5, 2)),
                     (3 / 95, sp.Rational(3, 95)), (1 / 3, sp.Rational(1, 3))):

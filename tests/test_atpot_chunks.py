@@ -1,9 +1,9 @@
-"""The jobs of fullaxis.atpot.enumerate_pots: every leaf once, leaves of one mixed pattern
+"""The jobs of axis.at_pot.enumerate_pots: every leaf once, leaves of one mixed pattern
 (the same frequencies strictly inside (0, 1)) in one job, jobs of about CHUNK leaves."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerdyn.solvers.symbolic.fullaxis.atpot import chunks
+from pokerdyn.solvers.symbolic.axis.at_pot import chunks
 
 
 def _mixed(case: str) -> str:

@@ -1,5 +1,5 @@
 """Exact interval proofs that a system has no point in the unit box
-(solvers.symbolic.fullaxis.boxprune): sound on systems with a planted point in the box,
+(solvers.symbolic.feasibility.box_proofs): sound on systems with a planted point in the box,
 decisive on the kuhn3-full-simplified blocks at P = 5 that the decomposition spent 150 s
 each on."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerdyn.solvers.symbolic.fullaxis.boxprune import empty, infeasible
+from pokerdyn.solvers.symbolic.feasibility.box_proofs import empty, infeasible
 
 XS = sp.symbols("x0:4", real=True)
 

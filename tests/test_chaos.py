@@ -255,8 +255,8 @@ def test_p4_runs_earn_the_payoffs_of_an_exact_equilibrium_family():
     import sympy as sp
 
     from pokerdyn.dynamics.chaos.classify import time_average
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set
-    from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import equilibrium_set
+    from pokerdyn.solvers.symbolic.learned.propose import LearnedProfile
 
     m = model(4.0)
     r = run_chaos(m, random_starts(m, 3, seed=0)[0], 6000.0, 1200.0)

@@ -18,7 +18,7 @@ from pokerdyn.games.holdem.betting import Round
 from pokerdyn.games.tree import CHANCE
 from pokerdyn.cli import main
 from pokerdyn.commands import common
-from pokerdyn.solvers.symbolic.payoffs import MAX_SYMBOLIC_NODES
+from pokerdyn.solvers.symbolic.model.payoffs import MAX_SYMBOLIC_NODES
 
 
 def _fails(capsys, argv):

@@ -11,8 +11,8 @@ from pokerdyn.games import GameError, get_game
 from pokerdyn.solvers.continuation.api import continuation
 from pokerdyn.solvers.continuation.certify import certify
 from pokerdyn.solvers.continuation.system import indifference_system
-from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at
 
 TOL = 1e-8
 

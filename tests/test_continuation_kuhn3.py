@@ -1,11 +1,11 @@
 """Continuation agrees with exact enumeration where both run: branch points of `kuhn3`
 (N = 4, ante P/3) at P = 2, 3 and 6 lie in the exact families of the support method
-(solvers.symbolic.supports; README "The equilibrium set of 3-player Kuhn poker"), recorded
+(solvers.symbolic.learned; README "The equilibrium set of 3-player Kuhn poker"), recorded
 in figures/frontier/data/kuhn3_families_P3.json (P = 3) and benchmarks/results/
 kuhn3_set_pots.json, kuhn3_set_pot6.json (P = 2, 6); for N = 5 at P = 6 the branch point's
 own support solved exactly.
 
-A point lies in a family when the max-norm distance to it (solvers.symbolic.supports.
+A point lies in a family when the max-norm distance to it (solvers.symbolic.learned.
 geometry.distance, the family's constraints enforced) is below 1e-8 on every set reached
 with probability above 1e-6: a set nobody reaches has gain 0 whatever it plays, and the
 continuation holds such a frequency at any value; the family's constraints must still hold
@@ -25,8 +25,8 @@ from pokerdyn.games.compiled import compile_game
 from pokerdyn.solvers.continuation.api import continuation
 from pokerdyn.solvers.continuation.trace import Options
 from pokerdyn.solvers.evaluation import expected_payoffs
-from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
-from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
+from pokerdyn.solvers.symbolic.learned.equilibrium_set import family_from_record
+from pokerdyn.solvers.symbolic.families.geometry import Numeric, distance
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results"
 REACHED = 1e-6   # a set reached less often than this is not compared
@@ -110,8 +110,8 @@ def test_five_card_branch_point_at_pot_6_lies_on_an_exact_family():
     one proposal, has a support whose exact solution is a certified family (one free
     parameter, player 3's T bet after two checks; exact NashConv 0 at a rational point) at
     max-norm distance below 1e-8, with the family's exact payoffs."""
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import equilibrium_set
-    from pokerdyn.solvers.symbolic.supports.propose import LearnedProfile
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import equilibrium_set
+    from pokerdyn.solvers.symbolic.learned.propose import LearnedProfile
 
     game = get_game("kuhn3(cards=5)")
     res = continuation(game, (5.9, 6.0), start=5.9, opts=Options(max_branches=30))

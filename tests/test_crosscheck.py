@@ -10,8 +10,8 @@ import sympy as sp
 from pokerdyn.games import get_game
 from pokerdyn.cli import main
 from pokerdyn.solvers.crosscheck import crosscheck, distance_to_family, exact_nash_conv
-from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at
 
 POTS = [3, 6, 9, 12]
 
@@ -129,7 +129,7 @@ def test_equilibria_json_strings_parse(capsys, argv):
 
 def test_equilibria_json_round_trips_skp_pieces(capsys):
     # P* = (5 + sqrt 73)/2 (Billingham sec. 3) survives the string form exactly.
-    from pokerdyn.solvers.symbolic.family_records import record_family
+    from pokerdyn.solvers.symbolic.axis.family_records import record_family
 
     _, obj = _json(capsys, ["equilibria", "skp", "--json"])
     sets = [record_family(f, get_game("skp"))["p_set"] for f in obj["families"]]

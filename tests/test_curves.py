@@ -1,4 +1,4 @@
-"""Curves of equilibria at a fixed pot (solvers.symbolic.supports.curves) and exact NashConv in a
+"""Curves of equilibria at a fixed pot (solvers.symbolic.algebra.curves) and exact NashConv in a
 quadratic field (solvers.exact_profile.Quadratic).
 
 3-player Kuhn poker (4 cards) at P = 4: two supports that seeded CFR+ runs propose hold
@@ -21,12 +21,10 @@ from pokerdyn.games.catalog.kuhn import kuhn3
 from pokerdyn.games.strategy import strategy_from_params
 from pokerdyn.solvers.evaluation import nash_conv
 from pokerdyn.solvers.exact_profile import Quadratic
-from pokerdyn.solvers.symbolic.supports import curves
-from pokerdyn.solvers.symbolic.fullaxis.certify import (nash_conv_fraction, nash_conv_quadratic,
-                                               quadratic_profile)
-from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
-                                             iterated_dominance_at)
-from pokerdyn.solvers.symbolic.supports.solve import pure_values
+from pokerdyn.solvers.symbolic.algebra import curves
+from pokerdyn.solvers.symbolic.model.nash_conv_fraction import nash_conv_fraction, nash_conv_quadratic, quadratic_profile
+from pokerdyn.solvers.symbolic.model.sparse_gains import counterfactual_gains, gain_system, iterated_dominance_at
+from pokerdyn.solvers.symbolic.algebra.support_solve import pure_values
 
 RATIONAL_CURVE = "ccbbcbcbabccbcbbaccbccbccbc"  # 14 mixed frequencies, x1_Q_kbf_c among them
 ELLIPTIC_CURVE = "ccbbcbcbabccbcbbaccbbcbccbc"  # 13 mixed frequencies
@@ -175,7 +173,7 @@ def test_cli_prints_the_curves(rational_curves, capsys):
     """``pokerdyn equilibria kuhn3 --pot 4`` prints each curve with its parameter range and
     payoffs, and the runs' distance to a family or curve."""
     from pokerdyn.commands.exact.equilibrium_supports import print_set
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import EquilibriumSet
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import EquilibriumSet
 
     res = EquilibriumSet("kuhn3", sp.Integer(4), {}, (), (), (), ((0.36, -1),),
                          curves=tuple(rational_curves), curve_distances=(0.04,))

@@ -1,4 +1,4 @@
-"""Iterated elimination of dominated actions (solvers.symbolic.dominance) against Billingham sec. 2,
+"""Iterated elimination of dominated actions (solvers.symbolic.model.dominance) against Billingham sec. 2,
 points 1-4, and the textbook facts of 2-player Kuhn poker."""
 import random
 
@@ -8,7 +8,7 @@ import sympy as sp
 from pokerdyn.games import GameError, get_game
 from pokerdyn.games.strategy import param_symbols
 from pokerdyn.solvers import symbolic_payoffs
-from pokerdyn.solvers.symbolic.dominance import iterated_dominance, reduce_game
+from pokerdyn.solvers.symbolic.model.dominance import iterated_dominance, reduce_game
 
 
 def _fixed_by_rules():

@@ -10,8 +10,8 @@ from pokerdyn.games import compile_game, get_game, uniform_strategy
 from pokerdyn.games.io.efg import game_from_efg, to_efg_exact
 from pokerdyn.cli import main
 from pokerdyn.solvers import nash_conv, solve_lp
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
-from pokerdyn.solvers.symbolic.piecewise import solutions_at
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.axis.piecewise import solutions_at
 
 
 @pytest.mark.parametrize("name", ["kuhn", "kuhn3"])
@@ -49,7 +49,7 @@ def test_read_back_kuhn3_third_has_the_same_exact_payoffs_and_equilibria():
     assert len(renamed) == len(g.named) == len(h.named)
     assert [sp.expand(e.xreplace(renamed)) for e in symbolic_payoffs(g, {"P": 9})] == \
         [sp.expand(e) for e in symbolic_payoffs(h)]
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
     def end_payoffs(sols):  # payoffs at both ends of every one-parameter family
         out = set()

@@ -1,5 +1,5 @@
 """The exact enumeration over behaviour supports for information sets of any number of
-actions (issue 34; solvers.symbolic.behaviour_supports and solvers.symbolic.support_families,
+actions (issue 34; solvers.symbolic.casesearch.behaviour_supports and solvers.symbolic.axis.support_families,
 Gambit's ``enumpoly`` approach: McKelvey and McLennan 1996, sec. 6)."""
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import sympy as sp
 from pokerdyn.games import GameBuilder, GameError
 from pokerdyn.games.io.efg import game_from_efg
 from pokerdyn.games.strategy import symbolic_strategy, param_symbols
-from pokerdyn.solvers.symbolic.behaviour_supports import action_values, many_actions, support_leaves
-from pokerdyn.solvers.symbolic.nash_conv import nash_conv_with, payoffs_at
-from pokerdyn.solvers.symbolic.piecewise import _key, solutions_at
-from pokerdyn.solvers.symbolic.support_families import solutions
+from pokerdyn.solvers.symbolic.casesearch.behaviour_supports import action_values, many_actions, support_leaves
+from pokerdyn.solvers.symbolic.model.nash_conv import nash_conv_with, payoffs_at
+from pokerdyn.solvers.symbolic.axis.piecewise import _key, solutions_at
+from pokerdyn.solvers.symbolic.axis.support_families import solutions
 
 from hostile import run_bad, run_cli
 
@@ -129,7 +129,7 @@ def _two_action_games():
 @pytest.mark.parametrize("spec,pot", list(_two_action_games()))
 def test_agrees_with_two_action_engine(spec, pot):
     """On two-action games the support enumeration finds the families of the case analysis
-    (solvers.symbolic.enumeration) exactly, at a fixed pot: SKP at P = 9 (three isolated
+    (solvers.symbolic.casesearch.case_enumeration) exactly, at a fixed pot: SKP at P = 9 (three isolated
     equilibria, Billingham sec. 3) and one-third street Kuhn at P = 4 (a segment)."""
     from pokerdyn.games.catalog.registry import get_game
     game = get_game(spec)

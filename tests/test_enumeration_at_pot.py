@@ -15,10 +15,10 @@ import sympy as sp
 
 from pokerdyn.games import GameError, get_game
 from pokerdyn.cli import main
-from pokerdyn.solvers.symbolic import psplit
-from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-from pokerdyn.solvers.symbolic.pot_values import exact_pot
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at, solutions_at_from_axis
+from pokerdyn.solvers.symbolic.feasibility import pot_split
+from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at, solutions_at_from_axis
 
 GAME = get_game("kuhn3-third")
 P = pot_symbol(GAME)
@@ -32,21 +32,21 @@ def _samples(sol, pot) -> list[dict]:
     if len(sol.free) == 1:
         x = sp.Symbol(sol.free[0], real=True)
         cons = [(sp.expand(e.xreplace({P: pot})), s) for e, s in sol.raw]
-        for v in psplit._univariate_candidates([(e, False) for e, _ in cons], x)[0]:
-            if psplit._holds(cons, x, v):
+        for v in pot_split._univariate_candidates([(e, False) for e, _ in cons], x)[0]:
+            if pot_split._holds(cons, x, v):
                 out.append({k: sp.radsimp(e.xreplace({P: pot, x: v})) for k, e in sol.strategy})
     return out
 
 
 def _contains(sol, point: dict, pot) -> bool:
     """Exact membership: the free parameters take the point's values, then every formula
-    and every constraint of ``sol`` holds (psplit.sign is exact on these numbers)."""
+    and every constraint of ``sol`` holds (pot_split.sign is exact on these numbers)."""
     sub = {P: pot, **{sp.Symbol(n, real=True): point[n] for n in sol.free}}
     for name, e in sol.strategy:
-        if psplit.sign(sp.sympify(e).xreplace(sub) - point[name]) != 0:
+        if pot_split.sign(sp.sympify(e).xreplace(sub) - point[name]) != 0:
             return False
     for e, strict in sol.raw:
-        s = psplit.sign(sp.sympify(e).xreplace(sub))
+        s = pot_split.sign(sp.sympify(e).xreplace(sub))
         if s < 0 or (s == 0 and strict):
             return False
     return True
@@ -63,7 +63,7 @@ def _inside_every_piece() -> list:
     for pc in equilibrium_pieces(GAME):
         if not isinstance(pc.p_set, sp.FiniteSet):  # a pot inside every piece
             hi = pc.p_set.sup
-            pots.append(psplit.rational_between(pc.p_set.inf, hi))
+            pots.append(pot_split.rational_between(pc.p_set.inf, hi))
     return [p for p in dict.fromkeys(pots) if p not in PAPER_POTS]
 
 
@@ -101,7 +101,7 @@ def test_p9_has_the_papers_point_and_no_other_pure_profile():
                                          ("(5+sqrt(73))/2", PSTAR), ("9", sp.Integer(9)),
                                          (0.1, sp.Rational(1, 10))])
 def test_exact_pot_parsing(text, value):
-    assert psplit.sign(exact_pot(text) - value) == 0
+    assert pot_split.sign(exact_pot(text) - value) == 0
 
 
 @pytest.mark.parametrize("text", ["abc", "nan", "inf", "-inf", "-1", "0", "1+I", "sqrt(-1)",

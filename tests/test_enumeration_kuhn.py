@@ -8,7 +8,7 @@ from pokerdyn.games import get_game
 from pokerdyn.games.compiled import compile_game
 from pokerdyn.games.strategy import strategy_from_params
 from pokerdyn.solvers.evaluation import nash_conv
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
 GAME = get_game("kuhn")
 

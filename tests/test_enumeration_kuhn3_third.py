@@ -20,8 +20,8 @@ import sympy as sp
 
 from pokerdyn.games import get_game
 from pokerdyn.solvers.crosscheck import exact_nash_conv
-from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
 GAME = get_game("kuhn3-third")
 P = pot_symbol(GAME)

@@ -8,8 +8,8 @@ import sympy as sp
 
 from pokerdyn.games import GameBuilder, GameError, get_game
 from pokerdyn.solvers.crosscheck import exact_nash_conv
-from pokerdyn.solvers.symbolic.enumeration import conditions
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.solvers.symbolic.model.conditions import conditions
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
 P = sp.Symbol("P", positive=True)
 PSTAR = (5 + sp.sqrt(73)) / 2  # Billingham sec. 3: the positive root of 12 + 5P - P^2
@@ -73,7 +73,7 @@ def test_skp_point_five_has_its_own_solution_set():
 
 @pytest.mark.parametrize("pot", [3, 6, 9, 12])
 def test_skp_sample_points_have_exact_zero_nash_conv(pot):
-    from pokerdyn.solvers.symbolic.piecewise import solutions_at
+    from pokerdyn.solvers.symbolic.axis.piecewise import solutions_at
     g = get_game("skp")
     sols = solutions_at(g, pot)
     assert sols

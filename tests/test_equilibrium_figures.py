@@ -10,11 +10,11 @@ import sympy as sp
 
 from pokerdyn.figures.billingham.equilibria.plots import (FAMILY_GAMES, RECORDED, family_key,
                                                  load_families, value_range)
-from pokerdyn.solvers.symbolic.family_records import pieces_records
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.solvers.symbolic.axis.family_records import pieces_records
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 from pokerdyn.figures.registry import load
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.enumeration import pot_symbol
+from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
 
 PSTAR = "5/2 + sqrt(73)/2"  # Billingham sec. 3: P* = (5 + sqrt 73)/2
 

@@ -98,7 +98,7 @@ def test_identically_zero_gain_stays_zero():
     """nim7.efg: after iterated strict dominance the three parameters left have gains that
     vanish identically (player 1 loses whatever they do there); they are conditions with
     gain 0, not an IndexError."""
-    from pokerdyn.solvers.symbolic.supports.gains import gain_system, undominated
+    from pokerdyn.solvers.symbolic.model.sparse_gains import gain_system, undominated
 
     game = game_from_efg(NIM7, "nim7")
     sysm = gain_system(game, None)
@@ -129,7 +129,7 @@ def test_support_path_refuses_a_third_action():
     """montyhal.efg (17 parameters, a 3-action set) reached the support method, whose gains
     treat each parameter as a probability of its own: the size check refuses it in one
     line naming the set (the case search's rule, shared)."""
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import check_size
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import check_size
 
     text = ('EFG 2 R "three" { "1" "2" }\n\np "" 1 1 "" { "a" "b" "c" } 0\n'
             't "" 1 "" { 1 -1 }\np "" 2 1 "" { "l" "r" } 0\nt "" 2 "" { 0 0 }\n'
@@ -155,8 +155,8 @@ def test_family_undefined_on_another_is_not_compared_by_substitution():
     ``y - w`` (a pivot's 'coefficient != 0' branch); ``small`` has ``y = w = 1``.  The
     substitution gave 0/0, then 'nan is not a real number' as bad input; now ``small`` is
     not inside ``big`` (big's formula does not reach it) and both are kept."""
-    from pokerdyn.solvers.symbolic.enumeration import Family
-    from pokerdyn.solvers.symbolic.reduce import family_contains, reduce_families
+    from pokerdyn.solvers.symbolic.model.conditions import Family
+    from pokerdyn.solvers.symbolic.families.reduction import family_contains, reduce_families
 
     game = game_from_efg(NIM7, "nim7")  # decisions here need no payoffs
     a, y, w, z = sp.symbols("a y w z", real=True)
@@ -173,7 +173,7 @@ def test_family_undefined_on_another_is_not_compared_by_substitution():
 def test_sign_of_an_undefined_value_is_a_bug_not_bad_input():
     """A 0/0 reaching an exact sign is an internal failure: ZeroDivisionError, which the
     CLI does not report as bad input (it did: ValueError, exit 2)."""
-    from pokerdyn.solvers.symbolic.algebraic import sign
+    from pokerdyn.solvers.symbolic.feasibility.algebraic import sign
 
     for bad in (sp.nan, sp.zoo, sp.sqrt(2) + sp.nan):
         with pytest.raises(ZeroDivisionError) as info:
@@ -186,7 +186,7 @@ def test_sample_of_constraints_whose_sum_only_is_affine():
     """cent4.efg: a family's constraints held x*y and -x*y; their sum is affine, so the
     sample point went down the affine path and met a sign with a free parameter in it
     (TypeError).  Each constraint is checked now, and the point satisfies them all."""
-    from pokerdyn.solvers.symbolic.psplit import interior_point
+    from pokerdyn.solvers.symbolic.feasibility.pot_split import interior_point
 
     x, y = sp.symbols("x y", real=True)
     cons = [(x * y - sp.Rational(1, 10), True), (1 - x * y, False), (x, False), (1 - x, False),
@@ -204,8 +204,8 @@ def test_rational_constraints_are_not_dropped_as_redundant():
     the affine test of the sum let the affine redundancy check drop them (and the box of
     both free parameters), leaving only ``x < 1/7`` - points with x <= 0 and x2_3 < 0
     printed as equilibria.  Now every bound stays and the sample is a probability."""
-    from pokerdyn.solvers.symbolic.enumeration import Family
-    from pokerdyn.solvers.symbolic.piecewise import _display
+    from pokerdyn.solvers.symbolic.model.conditions import Family
+    from pokerdyn.solvers.symbolic.axis.piecewise import _display
 
     a, x = sp.symbols("a x", real=True)
     r = sp.Rational

@@ -3,7 +3,7 @@ player Kuhn poker", arXiv 1707.01392): a player holding J must check or fold.
 
 The paper's abstract: removing the obviously dominated actions leaves 11 nontrivial betting
 frequencies (of 23 in the full game).  Derived from the tree here, iterated weak dominance
-(solvers.symbolic.dominance) leaves 13 for every P >= 2 -- the two more than the paper's 11
+(solvers.symbolic.model.dominance) leaves 13 for every P >= 2 -- the two more than the paper's 11
 are not removed by dominance of a single action against the others' pure vertices (see the
 report in BENCHMARKS.md); strict dominance keeps P3's two weakly dominated choices at 'kk'
 as well (15).  For P < 2 dominance alone solves the game.
@@ -14,9 +14,9 @@ import sympy as sp
 import pytest
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic import enumeration as en
-from pokerdyn.solvers.symbolic.dominance import iterated_dominance, reduce_game
-from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
+from pokerdyn.solvers.symbolic.model import conditions as en
+from pokerdyn.solvers.symbolic.model.dominance import iterated_dominance, reduce_game
+from pokerdyn.solvers.symbolic.model.nash_conv import exact_nash_conv
 
 GAME = get_game("kuhn3-full-simplified")
 FREE = ("b1_Q", "b1_K", "c1_K_kkb", "c1_K_kbf", "b1_A", "b2_Q", "b2_K", "c2_K_b",

@@ -1,5 +1,5 @@
 """Every equilibrium of full-street simplified 3-player Kuhn poker piecewise in P
-(Billingham, arXiv 1707.01392; solvers.symbolic.fullaxis).  The whole-axis run takes minutes
+(Billingham, arXiv 1707.01392; solvers.symbolic.axis).  The whole-axis run takes minutes
 (benchmarks/bench_full_street.py), so these tests check its committed result
 (figures/frontier/data/full_street_families.json) exactly, plus small pieces of the method:
 the Groebner block solver on planted systems and the symbolic gains against the tree."""
@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic import enumeration as en
-from pokerdyn.solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
-from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
-from pokerdyn.solvers.symbolic.fullaxis.sweep import generic_family
+from pokerdyn.solvers.symbolic.model import conditions as en
+from pokerdyn.solvers.symbolic.model.nash_conv_fraction import exact_payoffs, nash_conv_fraction
+from pokerdyn.solvers.symbolic.algebra.groebner import solve_block
+from pokerdyn.solvers.symbolic.axis.sweep import generic_family
 from pokerdyn.figures.frontier.full_street import RECORD
 
 GAME = get_game("kuhn3-full-simplified")
@@ -195,7 +195,7 @@ def test_a_resumed_sweep_solves_the_supports_of_every_pot_done_before(monkeypatc
     """--state resumes a run: the supports of pots enumerated before (here 13/4, a sample
     of an earlier round, not a start pot) must become generic families in the first round,
     not be skipped because their pot is already done (the resumed run used to lose them)."""
-    import pokerdyn.solvers.symbolic.fullaxis.sweep as sw
+    import pokerdyn.solvers.symbolic.axis.sweep as sw
 
     seen: list = []
     monkeypatch.setattr(sw, "conditions", lambda *a: [])
@@ -214,8 +214,8 @@ def test_a_sweep_enumerates_the_rational_ends_of_its_pieces(monkeypatch):
     to the pieces as point tasks, and keeps what an enumeration left undecided."""
     from types import SimpleNamespace
 
-    import pokerdyn.solvers.symbolic.fullaxis.sweep as sw
-    from pokerdyn.solvers.symbolic.piecewise import Piece
+    import pokerdyn.solvers.symbolic.axis.sweep as sw
+    from pokerdyn.solvers.symbolic.axis.piecewise import Piece
 
     r7 = 1 + sp.sqrt(7)
     axis = [Piece(sp.Interval.Ropen(2, 3), ()), Piece(sp.FiniteSet(3), ()),
@@ -310,7 +310,7 @@ def test_the_undecided_components_belong_to_families_decided_over_the_axis(conds
     c1_K_kkb) come from two supports whose families carry sqrt(R(P)): F10's is feasible
     exactly on F10's range, the other's (R = P^4 - 6P^3 + 15P^2 - 2P + 1) nowhere in
     [2, 20], both branches."""
-    from pokerdyn.solvers.symbolic.fullaxis.exceptional import feasible_parts
+    from pokerdyn.solvers.symbolic.algebra.exceptional_pots import feasible_parts
 
     lo, hi = sp.Integer(2), sp.Integer(20)
     parts = {}
@@ -325,26 +325,27 @@ def test_the_undecided_components_belong_to_families_decided_over_the_axis(conds
 
 def test_a_block_is_solved_once_per_pot_and_its_unhandled_parts_are_repeated(monkeypatch):
     """atpot.block_once: the second leaf with the same block gets the same branches (fresh
-    dicts) without a second solve, and whatever the solve left in posdim.UNHANDLED is
+    dicts) without a second solve, and whatever the solve left in positive_dimensional.UNHANDLED is
     reported again for it."""
-    from pokerdyn.solvers.symbolic.fullaxis import atpot as swm, posdim
+    from pokerdyn.solvers.symbolic.axis import at_pot as swm
+    from pokerdyn.solvers.symbolic.algebra import positive_dimensional
 
     x, y = sp.symbols("x y", real=True)
     calls = []
 
     def fake(eqs, xs, p):
         calls.append(tuple(eqs))
-        posdim.UNHANDLED.append((tuple(eqs), "undecided"))
+        positive_dimensional.UNHANDLED.append((tuple(eqs), "undecided"))
         return [{x: sp.Rational(1, 3), y: sp.Rational(1, 2)}]
 
     monkeypatch.setattr(swm, "solve_block", fake)
-    monkeypatch.setattr(posdim, "UNHANDLED", [])
+    monkeypatch.setattr(positive_dimensional, "UNHANDLED", [])
     memo: dict = {}
     first = swm.block_once(memo, [x * y - sp.Rational(1, 6), 2 * y - 1], [x, y])
     first[0][x] = 0  # a caller's change does not reach the memo
     again = swm.block_once(memo, [2 * y - 1, x * y - sp.Rational(1, 6)], [x, y])
     assert len(calls) == 1 and again == [{x: sp.Rational(1, 3), y: sp.Rational(1, 2)}]
-    assert len(posdim.UNHANDLED) == 2
+    assert len(positive_dimensional.UNHANDLED) == 2
     swm.block_once(memo, [2 * y - 1, x * y - sp.Rational(1, 6)], [y, x])  # other unknowns
     assert len(calls) == 2
 
@@ -353,8 +354,8 @@ def test_a_constraint_sympy_decides_by_itself_is_dropped_from_the_display():
     """A family constraint that holds identically (x^2 + 1 >= 0 for real x) becomes sympy's
     True as a relation; the display drops it instead of failing on it (a resumed
     whole-axis sweep re-solving its critical pots met one at P = 5)."""
-    from pokerdyn.solvers.symbolic.enumeration import Family
-    from pokerdyn.solvers.symbolic.piecewise import _display
+    from pokerdyn.solvers.symbolic.model.conditions import Family
+    from pokerdyn.solvers.symbolic.axis.piecewise import _display
 
     x = sp.Symbol("x", real=True)
     fam = Family((("x", x),), ("x",), ((x, False), (1 - x, False), (x ** 2 + 1, False)), "c")

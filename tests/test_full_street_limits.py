@@ -13,9 +13,9 @@ import sympy as sp
 
 from pokerdyn.figures.frontier.full_street import RECORD
 from pokerdyn.games import GameError, compile_game, get_game
-from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
-from pokerdyn.solvers.symbolic.supports.limits import families_at, limits_at
-from pokerdyn.solvers.symbolic.supports.propose import learned_profiles, refine
+from pokerdyn.solvers.symbolic.families.geometry import Numeric, distance
+from pokerdyn.solvers.symbolic.learned.limits import families_at, limits_at
+from pokerdyn.solvers.symbolic.learned.propose import learned_profiles, refine
 
 REC = json.loads(RECORD.read_text())
 GAME = get_game(REC["game"])

@@ -1,7 +1,7 @@
 """The third range of three coexisting equilibria of full-street simplified 3-player Kuhn
 poker (Billingham, arXiv 1707.01392, abstract: three such ranges).  Family F10 has
 sqrt(P^4 - 4P^3 + 4P^2 + 12P + 12) in its frequencies; the library's generic step keeps it
-(solvers.symbolic.fullaxis.radical).  Its closed form built independently
+(solvers.symbolic.feasibility.radical).  Its closed form built independently
 (benchmarks/full_street_third.py, key ``quadratic_families`` of the committed record) is
 checked against the tree (an exact NashConv 0 at the rational pot 107/33, where the root is
 rational; a NashConv below 1e-30 at 50-digit approximations inside its range and none
@@ -15,7 +15,7 @@ import pytest
 import sympy as sp
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.fullaxis.certify import exact_payoffs, nash_conv_fraction
+from pokerdyn.solvers.symbolic.model.nash_conv_fraction import exact_payoffs, nash_conv_fraction
 from pokerdyn.solvers.exact_profile import exact_values
 from pokerdyn.figures.frontier.full_street import RECORD
 
@@ -76,8 +76,8 @@ def test_f10_is_an_equilibrium_exactly_on_its_range(pot, inside):
 def f10_generic():
     """The gains of the 13 free frequencies and F10's support solved with P symbolic (the
     library's generic_family), shared by the tests below (seconds each)."""
-    from pokerdyn.solvers.symbolic.enumeration import conditions
-    from pokerdyn.solvers.symbolic.fullaxis.sweep import generic_family
+    from pokerdyn.solvers.symbolic.model.conditions import conditions
+    from pokerdyn.solvers.symbolic.axis.sweep import generic_family
     conds = conditions(GAME, None, FIXED)
     return conds, generic_family(GAME, conds, F10["support"], FIXED)
 
@@ -129,7 +129,7 @@ def test_the_record_holds_f10_as_the_library_found_it():
     the library's F10 is larger: c2_K_b is free too, with c3_K_bf + c2_K_b between
     2(P - 2)/(P + 1) and b2_Q + b3_Q, and the independent one-parameter form is its face
     c3_K_bf + c2_K_b = b2_Q + b3_Q (the record's last constraint vanishes on it)."""
-    from pokerdyn.solvers.symbolic.fullaxis import radical
+    from pokerdyn.solvers.symbolic.feasibility import radical
     lo, hi = (sp.sympify(e["value"]) for e in F10["ends"])
     piece = next(pc for pc in REC["pieces"] if _as_set(pc["p_set"]) == sp.Interval(lo, hi))
     (lib,) = _library_f10(piece)
@@ -168,7 +168,7 @@ def test_generic_family_of_f10s_support_is_the_stored_closed_form(f10_generic):
     QQ(P)(sqrt D) and at random rational pots of its range to 40 digits."""
     import random
 
-    from pokerdyn.solvers.symbolic.fullaxis import radical
+    from pokerdyn.solvers.symbolic.feasibility import radical
     fams = f10_generic[1]
     assert len(fams) == 2
     want = {k: sp.sympify(e, locals=LOC) for k, e in F10["strategy"].items()}
@@ -192,8 +192,8 @@ def test_the_sweep_reports_the_supports_it_cannot_solve_in_P():
     """A support whose solve with P symbolic gives no family (none left since F10 is
     solved) is listed under ``unresolved_supports`` with the pots where it was enumerated,
     unless those pots are only ends of pieces."""
-    from pokerdyn.solvers.symbolic.fullaxis.sweep import unresolved
-    from pokerdyn.solvers.symbolic.piecewise import Piece
+    from pokerdyn.solvers.symbolic.axis.sweep import unresolved
+    from pokerdyn.solvers.symbolic.axis.piecewise import Piece
     case = F10["support"]
     done = {"13/4": [case], "33/10": [case, "x"], "4": [case]}
     supports = {case: [], "x": ["a family"]}
@@ -206,9 +206,9 @@ def test_pieces_of_f2_f3_and_f10_give_the_third_range_with_exact_ends(f10_generi
     """The library's pieces built from the supports of F2, F3 and F10 alone (generic_family
     + equilibrium_pieces, as the sweep does): exactly one range with three families,
     [(3 + sqrt 97)/4, (3 + sqrt 15)/2], its ends roots of 2P^2 - 3P - 11 and 2P^2 - 6P - 3."""
-    from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.sweep import coexistence, generic_family
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+    from pokerdyn.solvers.symbolic.axis.sweep import coexistence, generic_family
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
     conds, f10 = f10_generic
     gen = [f for case in ("cbbcccbccbccb", "cbbcbcbccbacb")
            for f in generic_family(GAME, conds, case, FIXED)] + f10

@@ -1,7 +1,7 @@
-"""The completeness proof of the whole-axis sweep (solvers.symbolic.fullaxis.complete): the
+"""The completeness proof of the whole-axis sweep (solvers.symbolic.certificates.completeness): the
 exceptional pots of a block (Kalkbrener's specialization theorem), exact feasibility over a
 P interval, and the proof on SKP against its known complete enumeration (the case search
-of solvers.symbolic.piecewise, Billingham sec. 2)."""
+of solvers.symbolic.axis.piecewise, Billingham sec. 2)."""
 from __future__ import annotations
 
 import pytest
@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from pokerdyn.games import get_game
 from pokerdyn.commands.exact.equilibrium_axis import completeness_line
-from pokerdyn.solvers.symbolic.dominance import reduce_game
-from pokerdyn.solvers.symbolic.fullaxis.complete import certify_complete
-from pokerdyn.solvers.symbolic.fullaxis.exceptional import block_analysis, feasible_parts
-from pokerdyn.solvers.symbolic.fullaxis.sweep import sweep
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.solvers.symbolic.model.dominance import reduce_game
+from pokerdyn.solvers.symbolic.certificates.completeness import certify_complete
+from pokerdyn.solvers.symbolic.algebra.exceptional_pots import block_analysis, feasible_parts
+from pokerdyn.solvers.symbolic.axis.sweep import sweep
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
 P = sp.Symbol("P", positive=True)
 X, Y = sp.symbols("x y", real=True)
@@ -161,7 +161,7 @@ def test_forked_map_forks_only_a_single_threaded_process():
     import os
     import threading
 
-    from pokerdyn.solvers.symbolic.fullaxis.forked import can_fork, forked_map
+    from pokerdyn.solvers.symbolic.axis.forked_map import can_fork, forked_map
 
     assert list(forked_map(abs, [-3, 1, -2], 2)) == [3, 1, 2]
     if can_fork():
@@ -184,9 +184,9 @@ def test_box_proof_near_an_algebraic_pot_agrees_with_the_exact_solve():
     with P symbolic empty, and the exact solver over QQ(sqrt 73) finds no family in any of
     them (13 leaves have families there: none of them is declared empty)."""
     from pokerdyn.solvers.symbolic.casesearch import walk
-    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.complete import empty_near, families_at
-    from pokerdyn.solvers.symbolic.fullaxis.leafbox import enclosure
+    from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.certificates.completeness import empty_near, families_at
+    from pokerdyn.solvers.symbolic.certificates.leaf_boxes import enclosure
 
     g = get_game("kuhn3-third")
     fixed = reduce_game(g)
@@ -216,8 +216,8 @@ def test_leaves_proved_empty_on_the_range_hold_no_support_the_sweep_finds(third_
     of them is a support the sweep (the complete enumerations at 3/2, 2, 3, 4, ..., 8 and
     the pieces between) finds."""
     from pokerdyn.solvers.symbolic.casesearch import walk
-    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.complete import empty_between
+    from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.certificates.completeness import empty_between
 
     g, fixed, sw = third_sweep
     p = pot_symbol(g)
@@ -235,8 +235,8 @@ def test_faces_of_a_sweep_family_are_inside_it_and_nothing_else_is(third_sweep):
     the family b_Q in [0, 2/(P + 1)] (Billingham sec. 3); its ends b_Q = 0 and
     b_Q = 2/(P + 1) and the half b_Q <= 1/(P + 1) lie in it, b_Q = 3/(P + 1) and the family
     itself inside one of its ends do not."""
-    from pokerdyn.solvers.symbolic.enumeration import Family, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.complete import contained_on, inside_sweep
+    from pokerdyn.solvers.symbolic.model.conditions import Family, pot_symbol
+    from pokerdyn.solvers.symbolic.certificates.completeness import contained_on, inside_sweep
 
     g, _, sw = third_sweep
     p = pot_symbol(g)
@@ -266,7 +266,7 @@ def test_covered_by_proves_families_hold_every_solution_of_a_curved_block():
     x (y - P) = 0 is the union of {x = 0} and {y = P}, not of either alone; y^2 = P,
     x z = 0 is the union of four families with y = +- sqrt P (a square root becomes an
     unknown s with s^2 = P), and three of them miss points."""
-    from pokerdyn.solvers.symbolic.fullaxis.exceptional import covered_by
+    from pokerdyn.solvers.symbolic.algebra.exceptional_pots import covered_by
 
     Z = sp.Symbol("z", real=True)
     b = block_analysis([X * (Y - P)], [X, Y], P)
@@ -290,8 +290,8 @@ def test_full_street_leaves_with_curved_blocks_are_covered():
     solution; in cabcaaccbbccc the linear block's basis is non-linear over QQ[x, P] and
     the other block has solutions only at P = (7 + sqrt 105)/4, so the leaf has none
     elsewhere."""
-    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.complete import analyse_leaf
+    from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.certificates.completeness import analyse_leaf
 
     g = get_game("kuhn3-full-simplified")
     fixed = reduce_game(g)
@@ -311,9 +311,9 @@ def test_full_street_leaves_once_undecided_are_decided():
     sign of a complex number stopped the proof); cbbcbcbbbbbcc has a constraint quadratic
     in its free c1_K_kbf, but its affine ones (c1_K_kbf = 0 and P <= 2) leave only P = 2,
     which becomes a pot to check."""
-    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.complete import analyse_leaf
-    from pokerdyn.solvers.symbolic.fullaxis.sweep import generic_family
+    from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.certificates.completeness import analyse_leaf
+    from pokerdyn.solvers.symbolic.axis.sweep import generic_family
 
     g = get_game("kuhn3-full-simplified")
     fixed = reduce_game(g)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from pokerdyn.games import GameError
 from hostile import run_bad
 from pokerdyn.cli import main
-from pokerdyn.solvers.symbolic.pot_values import exact_pot
+from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow,
@@ -102,7 +102,7 @@ def test_huge_expression_refused_before_it_is_computed(monkeypatch):
     power itself is never formed (only the bounded 2**2, 2**4, 2**16 are)."""
     import sympy as sp
 
-    import pokerdyn.solvers.symbolic.pot_values as pv
+    import pokerdyn.solvers.symbolic.model.pot_values as pv
 
     calls = []
     real = pv._power

@@ -361,8 +361,8 @@ def test_the_state_is_written_atomically_into_a_new_folder_and_resumed(tmp_path,
     write, as for every output file); each pot's state is written atomically as it is
     done, so an interrupted run leaves the state of its finished pots and no temporary,
     and the next run starts from them."""
-    import pokerdyn.solvers.symbolic.dominance as dominance
-    import pokerdyn.solvers.symbolic.fullaxis.sweep as sw
+    import pokerdyn.solvers.symbolic.model.dominance as dominance
+    import pokerdyn.solvers.symbolic.axis.sweep as sw
 
     from pokerdyn.commands.exact.equilibrium_axis import run_axis
 
@@ -433,7 +433,7 @@ def test_an_interrupted_forked_map_does_not_wait_for_its_running_items(tmp_path)
     script = textwrap.dedent(f"""
         import os, signal, sys, time
         from pathlib import Path
-        from pokerdyn.solvers.symbolic.fullaxis.forked import forked_map
+        from pokerdyn.solvers.symbolic.axis.forked_map import forked_map
 
         # Python keeps SIGINT ignored when it starts with it ignored (a job started with &
         # from a script: the suite run in the background); pokerdyn.cli sets its handler

@@ -226,7 +226,7 @@ def test_a_folder_named_efg_says_a_file_is_needed(tmp_path):
 def test_long_values_are_shortened_alike_in_numbers_specs_and_pots(tmp_path):
     """parse_float echoed a 5,000-digit value in full; specs and pots had shortenings of
     their own.  All three now show the first characters and the length, the same way."""
-    from pokerdyn.solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 
     digits = "9" * 5000
     with pytest.raises(GameError) as exc:
@@ -263,7 +263,7 @@ def test_shown_is_bounded_and_says_the_length(text, limit, quote):
 def test_interrupted_seeded_runs_terminate_their_workers(monkeypatch):
     """The pool was left by ``with``, which waits for the running seeded runs (minutes)
     after Ctrl-C; now the workers are terminated first and the interrupt goes on."""
-    import pokerdyn.solvers.symbolic.supports.propose as propose
+    import pokerdyn.solvers.symbolic.learned.propose as propose
 
     events = []
 
@@ -282,7 +282,7 @@ def test_interrupted_seeded_runs_terminate_their_workers(monkeypatch):
     cg = compile_game(get_game("kuhn"))
     with pytest.raises(KeyboardInterrupt):
         propose.learned_profiles(cg, seeds=2, workers=2)
-    from pokerdyn.solvers.symbolic.fullaxis.forked import _default_signals
+    from pokerdyn.solvers.symbolic.axis.forked_map import _default_signals
     assert events == [("start", _default_signals), "terminate", ("shutdown", True)]
 
 

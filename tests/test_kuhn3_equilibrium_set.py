@@ -14,10 +14,9 @@ import sympy as sp
 from pokerdyn.figures.frontier import szafron
 from pokerdyn.figures.frontier.kuhn3_family import recorded
 from pokerdyn.games.catalog.kuhn import kuhn3
-from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
-from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, exact_nash_conv_at,
-                                             gain_system, iterated_dominance_at)
-from pokerdyn.solvers.symbolic.supports.geometry import Numeric, distance
+from pokerdyn.solvers.symbolic.learned.equilibrium_set import family_from_record
+from pokerdyn.solvers.symbolic.model.sparse_gains import counterfactual_gains, exact_nash_conv_at, gain_system, iterated_dominance_at
+from pokerdyn.solvers.symbolic.families.geometry import Numeric, distance
 
 R = Fraction
 

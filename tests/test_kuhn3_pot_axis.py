@@ -1,5 +1,5 @@
 """3-player Kuhn poker (kuhn3, 4 cards, pot P) with the pot symbolic: supports solved over
-QQ(P) (solvers.symbolic.supports.pot_axis), the families recorded over 2 <= P <= 10 by
+QQ(P) (solvers.symbolic.learned.pot_axis), the families recorded over 2 <= P <= 10 by
 ``pokerdyn equilibria kuhn3 --pots 2:10 --json`` (figures/frontier/data/kuhn3_pot.json)
 re-certified exactly at random rational pots, their interval ends checked to be roots of the
 stated polynomials, and the P = 3 supports checked against the fixed-pot families (Szafron,
@@ -16,10 +16,10 @@ import sympy as sp
 from pokerdyn.figures.frontier.kuhn3_family import recorded
 from pokerdyn.games.catalog.kuhn import kuhn3
 from pokerdyn.cli import main
-from pokerdyn.solvers.symbolic import psplit
-from pokerdyn.solvers.symbolic.supports import pot_axis
-from pokerdyn.solvers.symbolic.supports.equilibrium_set import family_from_record
-from pokerdyn.solvers.symbolic.supports.pot_sweep import family_from_sweep_record
+from pokerdyn.solvers.symbolic.feasibility import pot_split
+from pokerdyn.solvers.symbolic.learned import pot_axis
+from pokerdyn.solvers.symbolic.learned.equilibrium_set import family_from_record
+from pokerdyn.solvers.symbolic.learned.pot_sweep import family_from_sweep_record
 
 DATA = Path(__file__).resolve().parents[1] / "figures" / "frontier" / "data" / "kuhn3_pot.json"
 GAPS = DATA.with_name("kuhn3_pot_gaps.json")
@@ -86,8 +86,8 @@ def test_interval_ends_are_roots_of_the_stated_polynomials(sweep):
                 continue
             f = sp.sympify(poly, locals={"P": p})
             x = sp.sympify(r["ends"][side])
-            assert psplit.sign(f.xreplace({p: x})) == 0, (poly, x)
-            assert psplit.sign(x - lo) >= 0 and psplit.sign(hi - x) >= 0
+            assert pot_split.sign(f.xreplace({p: x})) == 0, (poly, x)
+            assert pot_split.sign(x - lo) >= 0 and pot_split.sign(hi - x) >= 0
             n += 1
     assert n > 0
 
@@ -161,7 +161,7 @@ def test_p5_transfers_utility_between_players_2_and_3():
 def test_cli_prints_and_emits_the_sweep(psys, monkeypatch, capsys):
     """The --pots printout and JSON of a sweep (the sweep itself replaced by the P = 3
     family of one support, certified here): pieces, families, payoffs, the note."""
-    from pokerdyn.solvers.symbolic.supports import pot_sweep as ps
+    from pokerdyn.solvers.symbolic.learned import pot_sweep as ps
 
     rec = json.loads(P3.read_text())
     case = pot_axis.full_case(psys.names, rec["dominance_fixed"], (), rec["free"],

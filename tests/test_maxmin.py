@@ -14,7 +14,7 @@ import pytest
 import sympy as sp
 
 from pokerdyn.games import GameError, get_game
-from pokerdyn.solvers.symbolic.maxmin import maxmin
+from pokerdyn.solvers.symbolic.axis.maxmin import maxmin
 
 P = get_game("skp").params[0]  # the game's pot symbol (positive)
 S1 = dict(b_J=2 / (P + 1), c_K=0, d_Q=(P - 5) / (P + 1))                          # eq. (12)

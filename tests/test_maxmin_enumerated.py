@@ -1,5 +1,5 @@
 """Billingham sec. 3's maxmin choice computed end to end: the candidates are SKP's equilibria
-as enumerated from the tree (solvers.symbolic.piecewise), not typed in; the result must agree with the
+as enumerated from the tree (solvers.symbolic.axis.piecewise), not typed in; the result must agree with the
 same computation on the paper's eqs. (12)-(14) (tests/test_maxmin.py) and with the paper's
 statement read as the lowest-numbered maxmin option (P1: Solution 1; P2: Solution 1 for
 P < 7, Solution 2 for P > 7; P3: Solution 1)."""
@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.maxmin import maxmin_of_equilibria
+from pokerdyn.solvers.symbolic.axis.maxmin import maxmin_of_equilibria
 
 
 def _paper_number(sol: dict) -> int:

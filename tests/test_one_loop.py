@@ -10,7 +10,7 @@
   (``float.hex``; fictitious play and CFR use only + - * / and max, so they replay exactly).
 * The float NashConv (:func:`pokerdyn.solvers.evaluation.nash_conv`) and the exact one
   (:func:`pokerdyn.solvers.exact_profile.nash_conv`) agree on random rational profiles, and
-  the symbolic :func:`pokerdyn.solvers.symbolic.nash_conv.exact_nash_conv` (which hands
+  the symbolic :func:`pokerdyn.solvers.symbolic.model.nash_conv.exact_nash_conv` (which hands
   rational points to the exact one) equals the vertex enumeration it used before.
 """
 from __future__ import annotations
@@ -298,7 +298,7 @@ GAMES = {"kuhn": ({}, None), "skp": ({"P": 9}, 9), "kuhn3-third": ({"P": 9}, 9)}
 @given(data=st.data(), name=st.sampled_from(sorted(GAMES)))
 def test_float_and_exact_nash_conv_agree(data, name):
     from pokerdyn.games.strategy import strategy_from_params
-    from pokerdyn.solvers.symbolic.fullaxis.certify import exact_payoffs
+    from pokerdyn.solvers.symbolic.model.nash_conv_fraction import exact_payoffs
 
     game = get_game(name)
     values, pot = GAMES[name]
@@ -313,7 +313,7 @@ def test_float_and_exact_nash_conv_agree(data, name):
 @settings(max_examples=10, deadline=None)
 @given(data=st.data(), name=st.sampled_from(["kuhn", "skp"]))
 def test_symbolic_exact_nash_conv_equals_the_vertex_enumeration(data, name):
-    from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv, nash_conv_with, payoffs_at
+    from pokerdyn.solvers.symbolic.model.nash_conv import exact_nash_conv, nash_conv_with, payoffs_at
 
     game = get_game(name)
     pot = GAMES[name][1]

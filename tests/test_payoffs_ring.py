@@ -1,4 +1,4 @@
-"""Symbolic payoffs (solvers.symbolic.payoffs) computed in a sparse polynomial ring are the
+"""Symbolic payoffs (solvers.symbolic.model.payoffs) computed in a sparse polynomial ring are the
 very expressions that expanding sympy expressions gives, and a game whose payoffs are not
 polynomial in its symbols (1/P) takes the expression path."""
 import dataclasses
@@ -9,7 +9,7 @@ import sympy as sp
 from pokerdyn.games import get_game
 from pokerdyn.games.catalog.registry import make_game
 from pokerdyn.games.strategy import symbolic_strategy
-from pokerdyn.solvers.symbolic import payoffs as pay
+from pokerdyn.solvers.symbolic.model import payoffs as pay
 
 
 def _by_expressions(game):
@@ -72,9 +72,9 @@ def test_a_symbolic_value_takes_the_expression_path():
 def test_gain_systems_take_the_ring_payoffs_unchanged(spec, pot):
     """gain_system and the pot-axis system read the payoffs from the ring they were derived
     in; they are the ring elements the expressions give (GainSystem.element)."""
-    from pokerdyn.solvers.symbolic.nash_conv import payoffs_at
-    from pokerdyn.solvers.symbolic.supports.gains import GainSystem, gain_system
-    from pokerdyn.solvers.symbolic.supports.pot_axis import pot_system
+    from pokerdyn.solvers.symbolic.model.nash_conv import payoffs_at
+    from pokerdyn.solvers.symbolic.model.sparse_gains import GainSystem, gain_system
+    from pokerdyn.solvers.symbolic.learned.pot_axis import pot_system
 
     game = make_game(spec)
     if pot is None and any(s.name == "P" for s in game.params):

@@ -1,5 +1,5 @@
 """Exact decomposition of positive-dimensional polynomial systems
-(solvers.symbolic.fullaxis.posdim: families rational in a maximal independent set of
+(solvers.symbolic.algebra.positive_dimensional: families rational in a maximal independent set of
 unknowns over QQ(U), recursion where a denominator or leading coefficient vanishes; Gianni,
 Trager and Zacharias 1988, section 3), on systems with a known decomposition."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import sympy as sp
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pokerdyn.solvers.symbolic.fullaxis import posdim
-from pokerdyn.solvers.symbolic.fullaxis.groebner import solve_block
+from pokerdyn.solvers.symbolic.algebra import positive_dimensional
+from pokerdyn.solvers.symbolic.algebra.groebner import solve_block
 
 X, Y, U = sp.symbols("x y u", real=True)
 
@@ -52,22 +52,22 @@ def test_a_component_where_a_leading_coefficient_vanishes():
 def test_independent_sets_give_the_dimension():
     """Leading monomials x*y and y^2 (grevlex basis of the line-and-point system): the
     only largest independent set is {x}, dimension 1."""
-    assert posdim.independent_sets([(1, 1), (0, 2)], 2) == [(0,)]
-    assert posdim.independent_sets([(1, 0), (0, 1)], 2) == [()]
+    assert positive_dimensional.independent_sets([(1, 1), (0, 2)], 2) == [(0,)]
+    assert positive_dimensional.independent_sets([(1, 0), (0, 1)], 2) == [()]
 
 
 def test_a_curve_algebraic_in_every_parameter_is_decided_by_its_projection():
     """x^2 + u^2 = 4 (a circle of radius 2) meets no point of [0, 1]^2: nothing comes back
     and nothing is left unhandled; the circle of radius 1/4 about (1/2, 1/2) is kept as
     unhandled (its points are algebraic in u), not dropped."""
-    posdim.UNHANDLED.clear()
+    positive_dimensional.UNHANDLED.clear()
     assert solve_block([X ** 2 + U ** 2 - 4, Y - X], [U, X, Y], None) == []
-    assert posdim.UNHANDLED == []
+    assert positive_dimensional.UNHANDLED == []
     circle = sp.expand((X - sp.Rational(1, 2)) ** 2 + (U - sp.Rational(1, 2)) ** 2
                        - sp.Rational(1, 16))
     assert solve_block([circle, Y - X], [U, X, Y], None) == []
-    assert len(posdim.UNHANDLED) == 1
-    posdim.UNHANDLED.clear()
+    assert len(positive_dimensional.UNHANDLED) == 1
+    positive_dimensional.UNHANDLED.clear()
 
 
 @settings(max_examples=15, deadline=None)
@@ -82,9 +82,9 @@ def test_curve_misses_square_is_exact_on_circles(cx, cy, k):
     assume(far * k * k >= 1)
     a, b = sp.Rational(cx.numerator, cx.denominator), sp.Rational(cy.numerator, cy.denominator)
     f = sp.expand((X - a) ** 2 + (U - b) ** 2 - sp.Rational(1, k * k))
-    assert not posdim.curve_misses_square(f, X, U)
+    assert not positive_dimensional.curve_misses_square(f, X, U)
     g = sp.expand((X - a - 3) ** 2 + (U - b) ** 2 - sp.Rational(1, k * k))
-    assert posdim.curve_misses_square(g, X, U)
+    assert positive_dimensional.curve_misses_square(g, X, U)
 
 
 def test_a_slow_leaf_of_the_full_street_game_at_pot_5():
@@ -93,19 +93,19 @@ def test_a_slow_leaf_of_the_full_street_game_at_pot_5():
     fallback took seconds to minutes on; decomposed exactly it has no equilibrium, and
     nothing is left unhandled or handed back."""
     from pokerdyn.games import get_game
-    from pokerdyn.solvers.symbolic.dominance import reduce_game
-    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis import groebner
-    from pokerdyn.solvers.symbolic.fullaxis.atpot import at_pot
-    from pokerdyn.solvers.symbolic.supports.solve import solve_support
+    from pokerdyn.solvers.symbolic.model.dominance import reduce_game
+    from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.algebra import groebner
+    from pokerdyn.solvers.symbolic.axis.at_pot import at_pot
+    from pokerdyn.solvers.symbolic.algebra.support_solve import solve_support
     game = get_game("kuhn3-full-simplified")
     fixed = reduce_game(game)
     cv = at_pot(conditions(game, None, fixed), pot_symbol(game), sp.Integer(5))
-    posdim.UNHANDLED.clear()
+    positive_dimensional.UNHANDLED.clear()
     n0 = len(groebner.FALLBACK)
     fams = solve_support(cv, "caccbccabcccc", fixed, [n.name for n in game.named],
                          solver=lambda e, x: solve_block(e, x, None))
-    assert fams == [] and posdim.UNHANDLED == [] and len(groebner.FALLBACK) == n0
+    assert fams == [] and positive_dimensional.UNHANDLED == [] and len(groebner.FALLBACK) == n0
 
 
 def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
@@ -113,8 +113,8 @@ def test_feasibility_of_a_non_affine_family_is_never_a_silent_no():
     the box, proved by interval arithmetic (False); the band 1/17 <= x y <= 1/17 + 10^-6
     is not empty but holds no grid point, and no proof can exist: undecided (None), not
     infeasible."""
-    from pokerdyn.solvers.symbolic.enumeration import Family
-    from pokerdyn.solvers.symbolic.fullaxis.atpot import feasible_family
+    from pokerdyn.solvers.symbolic.model.conditions import Family
+    from pokerdyn.solvers.symbolic.axis.at_pot import feasible_family
     box = [(X, False), (1 - X, False), (Y, False), (1 - Y, False)]
     r = sp.Rational
 
@@ -133,18 +133,18 @@ def test_a_component_with_algebraic_values_at_the_pot_keeps_its_support():
     the triangular solver gives it with float values, and the support reaches the whole-axis sweep (F10, the third coexistence
     range, was lost otherwise)."""
     from pokerdyn.games import get_game
-    from pokerdyn.solvers.symbolic.dominance import reduce_game
-    from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-    from pokerdyn.solvers.symbolic.fullaxis.atpot import at_pot
-    from pokerdyn.solvers.symbolic.supports.solve import solve_support
+    from pokerdyn.solvers.symbolic.model.dominance import reduce_game
+    from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+    from pokerdyn.solvers.symbolic.axis.at_pot import at_pot
+    from pokerdyn.solvers.symbolic.algebra.support_solve import solve_support
 
     g = get_game("kuhn3-full-simplified")
     fixed = reduce_game(g)
     cv = at_pot(conditions(g, None, fixed), pot_symbol(g), sp.Rational(13, 4))
-    posdim.UNHANDLED.clear()
+    positive_dimensional.UNHANDLED.clear()
     fams = solve_support(cv, "cbbcbcbccbccc", fixed, [n.name for n in g.named],
                          solver=lambda e, x: solve_block(e, x, None))
-    assert fams and len(posdim.UNHANDLED) == 1  # still reported as undecided by posdim
-    posdim.UNHANDLED.clear()
+    assert fams and len(positive_dimensional.UNHANDLED) == 1  # still reported as undecided by posdim
+    positive_dimensional.UNHANDLED.clear()
     x = float(dict(fams[0].strategy)["c1_K_kkb"])
     assert abs(34 * x * x + 65 * x - 96) < 1e-12

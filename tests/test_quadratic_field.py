@@ -1,9 +1,9 @@
-"""Exact decisions over QQ(sqrt k) (solvers/symbolic/algebraic.py): the arithmetic that
+"""Exact decisions over QQ(sqrt k) (solvers/symbolic/feasibility/algebraic.py): the arithmetic that
 decides the families at Billingham's critical pot P* = (5 + sqrt 73)/2 (Billingham sec. 2,
 eq. (4): the positive root of 12 + 5P - P^2)."""
 import sympy as sp
 
-from pokerdyn.solvers.symbolic import algebraic as qf, psplit
+from pokerdyn.solvers.symbolic.feasibility import algebraic as qf, pot_split
 
 PSTAR = (5 + sp.sqrt(73)) / 2
 X = sp.Symbol("o_K", real=True)
@@ -38,7 +38,7 @@ def test_univariate_point_rational_constraints_agree_with_radicals():
     found, pt = qf.univariate_point(cons, X)
     assert found
     assert 0 <= pt <= 1 and (pt <= sp.Rational(1, 2) or pt > PSTAR - 6)
-    assert psplit.feasible(cons, [X])
+    assert pot_split.feasible(cons, [X])
 
 
 def test_not_applicable_with_two_radicals():

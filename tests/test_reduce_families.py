@@ -1,4 +1,4 @@
-"""Reduction of equilibrium family lists (solvers.symbolic.reduce), checked by exact
+"""Reduction of equilibrium family lists (solvers.symbolic.families.reduction), checked by exact
 membership at every pot of every piece of the P axis: the union of the families is
 unchanged (points of every raw family lie in a reduced one, and points of every reduced
 family are equilibria, exact NashConv 0), no reduced family has a pinned free parameter,
@@ -8,10 +8,12 @@ import pytest
 import sympy as sp
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic import psplit, reduce as rd
-from pokerdyn.solvers.symbolic.enumeration import Family, enumerate_families, pot_symbol
-from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+from pokerdyn.solvers.symbolic.feasibility import pot_split
+from pokerdyn.solvers.symbolic.families import reduction as rd
+from pokerdyn.solvers.symbolic.model.conditions import Family, pot_symbol
+from pokerdyn.solvers.symbolic.casesearch.case_enumeration import enumerate_families
+from pokerdyn.solvers.symbolic.model.nash_conv import exact_nash_conv
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at
 
 R = sp.Rational
 PSTAR = (5 + sp.sqrt(73)) / 2  # Billingham (4)-(6)
@@ -25,12 +27,12 @@ def _pots(pieces):
         if isinstance(s, sp.FiniteSet):
             out += list(s)
         else:
-            out.append(psplit.rational_between(s.start, s.end))
+            out.append(pot_split.rational_between(s.start, s.end))
     return out
 
 
 def _holds(e, strict):
-    s = psplit.sign(sp.radsimp(sp.together(e)))
+    s = pot_split.sign(sp.radsimp(sp.together(e)))
     return s > 0 or (s == 0 and not strict)
 
 
@@ -41,7 +43,7 @@ def _contains(sol, point, p, pot):
         sub[p] = pot
     for k, v in sol.strategy:
         d = sp.sympify(v).xreplace(sub)
-        if d.has(sp.zoo, sp.nan) or psplit.sign(sp.radsimp(sp.cancel(d - point[k]))) != 0:
+        if d.has(sp.zoo, sp.nan) or pot_split.sign(sp.radsimp(sp.cancel(d - point[k]))) != 0:
             return False
     for e, s in sol.raw:
         e = sp.together(sp.sympify(e).xreplace(sub))
@@ -61,13 +63,13 @@ def _points(game, sol, p, pot):
     sub = {p: pot} if p is not None else {}
     cons = [(sp.expand(sp.sympify(e).xreplace(sub)), s) for e, s in sol.raw]
     cons = [(e, s) for e, s in cons if e.free_symbols]
-    roots, _ = psplit._univariate_candidates(cons, x)
+    roots, _ = pot_split._univariate_candidates(cons, x)
     for r in roots:
         pt = {k: sp.radsimp(sp.cancel(sp.sympify(v).xreplace(sub).xreplace({x: r})))
               for k, v in sol.strategy}
         if any(v.has(sp.zoo, sp.nan) or not 0 <= v <= 1 for v in pt.values()):
             continue  # not a profile
-        if psplit._holds(cons, x, r) or exact_nash_conv(game, pot, pt) == 0:
+        if pot_split._holds(cons, x, r) or exact_nash_conv(game, pot, pt) == 0:
             pts.append(pt)
     return pts
 
@@ -101,7 +103,7 @@ def test_union_unchanged_and_reduced_at_every_pot(axis):
             # no pinned free parameter: an interval has two distinct ends, a polygon an
             # interior point with slack, and reducing again changes nothing
             for _, lo, hi, _, _ in new[i].intervals:
-                assert psplit.sign(sp.sympify(hi).xreplace({p: pot}) - sp.sympify(lo).xreplace({p: pot})) > 0
+                assert pot_split.sign(sp.sympify(hi).xreplace({p: pot}) - sp.sympify(lo).xreplace({p: pot})) > 0
             again = rd.reduce_families(game, [a], at=pot)
             assert [f.free for f in again] == [a.free], (pot, a)
             # no family inside another
@@ -309,8 +311,8 @@ def test_pieces_in_forked_processes_equal_the_serial_run(monkeypatch):
     import threading
 
     from pokerdyn.games import get_game
-    from pokerdyn.solvers.symbolic import piecewise
-    from pokerdyn.solvers.symbolic.family_records import pieces_records
+    from pokerdyn.solvers.symbolic.axis import piecewise
+    from pokerdyn.solvers.symbolic.axis.family_records import pieces_records
 
     g = get_game("skp")
     monkeypatch.setattr(piecewise, "PARALLEL_MIN_PIECES", 1)
@@ -337,8 +339,8 @@ def test_a_second_axis_call_takes_its_pieces_from_the_first(monkeypatch):
     import json
 
     from pokerdyn.games import get_game
-    from pokerdyn.solvers.symbolic import piecewise
-    from pokerdyn.solvers.symbolic.family_records import pieces_records
+    from pokerdyn.solvers.symbolic.axis import piecewise
+    from pokerdyn.solvers.symbolic.axis.family_records import pieces_records
 
     g = get_game("skp")
     piecewise.clear_caches()

@@ -193,7 +193,7 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from pokerdyn.games import compile_game  # noqa: E402
 from pokerdyn.dynamics.play.tables import checkdown_payoffs  # noqa: E402
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs  # noqa: E402
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 
 _PROBS = None
 

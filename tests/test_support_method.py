@@ -1,4 +1,4 @@
-"""The support method of solvers.symbolic.supports (issue 14): branch-and-bound dominance
+"""The support method of solvers.symbolic.learned (issue 14): branch-and-bound dominance
 agrees with the vertex table where both run, exact NashConv at any size, the block
 decomposition, seeded runs that replay, and the CLI's size rule."""
 from __future__ import annotations
@@ -10,11 +10,10 @@ import sympy as sp
 from pokerdyn.games import compile_game
 from pokerdyn.games.catalog.kuhn import kuhn3, kuhn3_third
 from pokerdyn.solvers.evaluation import nash_conv
-from pokerdyn.solvers.symbolic.dominance import iterated_dominance
-from pokerdyn.solvers.symbolic.supports.gains import (attains, box_max, exact_nash_conv_at, gain_system,
-                                             iterated_dominance_at)
-from pokerdyn.solvers.symbolic.supports.propose import learned_profiles, random_profile
-from pokerdyn.solvers.symbolic.supports.solve import blocks
+from pokerdyn.solvers.symbolic.model.dominance import iterated_dominance
+from pokerdyn.solvers.symbolic.model.sparse_gains import attains, box_max, exact_nash_conv_at, gain_system, iterated_dominance_at
+from pokerdyn.solvers.symbolic.learned.propose import learned_profiles, random_profile
+from pokerdyn.solvers.symbolic.algebra.support_solve import blocks
 
 R = sp.Rational
 
@@ -80,7 +79,7 @@ def test_a_game_too_large_points_to_continuation(capsys):
 def test_a_support_past_its_budget_is_cut_off():
     import time
 
-    from pokerdyn.solvers.symbolic.supports.solve import SupportTimeout, deadline
+    from pokerdyn.solvers.symbolic.algebra.support_solve import SupportTimeout, deadline
 
     # the budget counts CPU seconds of this process (a loaded machine cuts off the same work)
     t = time.process_time()

@@ -1,4 +1,4 @@
-"""Components of dimension >= 2 of a support's block (solvers.symbolic.supports.surfaces):
+"""Components of dimension >= 2 of a support's block (solvers.symbolic.algebra.surfaces):
 excluded exactly (a polynomial of one unknown without a root in [0, 1] in the ideal over
 QQ(a, b)), placed in a face where a frequency is pure, or reported; kuhn3 at P = 4."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pokerdyn.solvers.symbolic.supports import surfaces
+from pokerdyn.solvers.symbolic.algebra import surfaces
 
 X, Y, Z, W = sp.symbols("x y z w", real=True)
 roots = st.fractions(min_value=-3, max_value=3, max_denominator=12)
@@ -53,7 +53,7 @@ def test_the_curve_solver_flags_surfaces_as_data():
     not zero-dimensional.  ``curves.branches`` finds no curve and flags each skipped unknown
     with ``surface`` (follow_curves screens by the flag, not by the note's text); a timeout
     is not flagged."""
-    from pokerdyn.solvers.symbolic.supports import curves
+    from pokerdyn.solvers.symbolic.algebra import curves
 
     a, b, c = sp.symbols("a b c")
     found, skipped = curves.branches([a - b * c], [a, b, c])
@@ -78,8 +78,7 @@ def test_kuhn3_p4_surfaces_lie_in_two_faces():
     basis over QQ(a, b) in 50 s or so, and every component of dimension >= 2 lies where
     x1_A_0_b = 1 or x3_Q_kb_c = 0: in the two supports with that frequency pure."""
     from pokerdyn.games.catalog.kuhn import kuhn3
-    from pokerdyn.solvers.symbolic.supports.gains import (counterfactual_gains, gain_system,
-                                                 iterated_dominance_at)
+    from pokerdyn.solvers.symbolic.model.sparse_gains import counterfactual_gains, gain_system, iterated_dominance_at
 
     g, pot = kuhn3(), sp.Integer(4)
     sysm = gain_system(g, pot)

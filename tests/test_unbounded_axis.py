@@ -1,7 +1,7 @@
 """The whole-axis sweep and its completeness proof on an unbounded pot range ``[A, oo)``
 (``pokerdyn equilibria GAME --pots A:oo --prove-complete``): the box proof with ``P = A / t``
-(solvers.symbolic.fullaxis.leafbox), the feasible parts of a family up to infinity
-(solvers.symbolic.fullaxis.exceptional), and the CLI."""
+(solvers.symbolic.certificates.leaf_boxes), the feasible parts of a family up to infinity
+(solvers.symbolic.algebra.exceptional_pots), and the CLI."""
 from __future__ import annotations
 
 import json
@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 
 from pokerdyn.games import get_game
 from pokerdyn.solvers.symbolic.casesearch import walk
-from pokerdyn.solvers.symbolic.dominance import reduce_game
-from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-from pokerdyn.solvers.symbolic.fullaxis.complete import certify_complete
-from pokerdyn.solvers.symbolic.fullaxis.exceptional import feasible_parts
-from pokerdyn.solvers.symbolic.fullaxis.leafbox import _scaled, empty_between
-from pokerdyn.solvers.symbolic.fullaxis.sweep import sweep
-from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+from pokerdyn.solvers.symbolic.model.dominance import reduce_game
+from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+from pokerdyn.solvers.symbolic.certificates.completeness import certify_complete
+from pokerdyn.solvers.symbolic.algebra.exceptional_pots import feasible_parts
+from pokerdyn.solvers.symbolic.certificates.leaf_boxes import _scaled, empty_between
+from pokerdyn.solvers.symbolic.axis.sweep import sweep
+from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
 P, X = sp.symbols("P x")
 rationals = st.fractions(min_value=0, max_value=50, max_denominator=20)

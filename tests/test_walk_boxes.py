@@ -12,9 +12,9 @@ import sympy as sp
 
 from pokerdyn.games import get_game
 from pokerdyn.solvers.symbolic.casesearch import walk
-from pokerdyn.solvers.symbolic.dominance import reduce_game
-from pokerdyn.solvers.symbolic.enumeration import conditions, pot_symbol
-from pokerdyn.solvers.symbolic.fullaxis.atpot import at_pot
+from pokerdyn.solvers.symbolic.model.dominance import reduce_game
+from pokerdyn.solvers.symbolic.model.conditions import conditions, pot_symbol
+from pokerdyn.solvers.symbolic.axis.at_pot import at_pot
 
 
 @pytest.mark.parametrize("pot, count", [(5, 1036), (7, 185), (sp.Rational(13, 4), 271)])
@@ -33,14 +33,14 @@ def test_leaves_of_kuhn3_third_with_p_symbolic_hold_the_known_supports():
     cases = {c for _, c in walk.case_leaves(conditions(g, None, fixed), pot_symbol(g), crit)}
     assert len(cases) == 74
     # the supports of the whole-axis families (the case search's) are among the leaves
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
     names = [n.name for n in g.named if n.name not in fixed]
     p = pot_symbol(g)
     for pc in equilibrium_pieces(g):
         if not isinstance(pc.p_set, sp.Interval):
             continue
-        from pokerdyn.solvers.symbolic.psplit import rational_between
+        from pokerdyn.solvers.symbolic.feasibility.pot_split import rational_between
 
         v = rational_between(pc.p_set.inf, pc.p_set.sup)
         for sol in pc.solutions:

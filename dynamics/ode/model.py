@@ -18,13 +18,13 @@ that vanishes there raises GameError.  ``"raw"``: ``s_x = 1`` (the plain gradien
 ``{name: s}`` sets s_x explicitly.
 
 The right-hand side, its Jacobian and the payoffs are derived symbolically from the tree
-(``solvers.symbolic.payoffs``) and compiled once into numpy functions that accept a state of
+(``solvers.symbolic.model.payoffs``) and compiled once into numpy functions that accept a state of
 shape ``(n,)`` or a batch ``(n, m)``; the Jacobians (of the field and of the payoffs) when
 first used.
 
 Fixed parameters: ``fixed={name: value}`` substitutes parameters before the model is built,
 so it runs on the others only; ``fixed="dominance"`` takes the values that iterated
-elimination of dominated actions fixes (:func:`solvers.symbolic.dominance.iterated_dominance`,
+elimination of dominated actions fixes (:func:`solvers.symbolic.model.dominance.iterated_dominance`,
 at the given pot), so a game such as ``kuhn3-full-simplified`` (36 parameters) runs on its
 nontrivial frequencies (13).
 """
@@ -46,7 +46,7 @@ from pokerdyn.games import Game, GameError
 from pokerdyn.games.strategy import param_symbols
 from pokerdyn.dynamics.budget import K_MAX
 from pokerdyn.dynamics.model_protocol import FieldMethods, check_state  # noqa: F401
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 from pokerdyn.dynamics.summary import summary_repr
 
 FuncLike = Union[Callable[[Any], Any], sp.Expr, None]
@@ -273,7 +273,7 @@ def fixed_values(game: Game, fixed: Mapping[str, Any] | str | None,
     if isinstance(fixed, str):
         if fixed != "dominance":
             raise GameError(f"fixed={fixed!r}; use 'dominance' or a dict {{name: value}}")
-        from pokerdyn.solvers.symbolic.dominance import iterated_dominance
+        from pokerdyn.solvers.symbolic.model.dominance import iterated_dominance
 
         pot = next((v for s, v in (exact or {}).items() if s.name == "P"), None)
         return {n: sp.Integer(v) for n, v in iterated_dominance(game, pot).fixed.items()}

@@ -2,7 +2,7 @@
 
 * :func:`exact_table_payoffs`: the exact expected ex-showdown payoff per agent of a table of
   fixed players (average over the seatings of the symbolic payoffs,
-  :func:`solvers.symbolic.payoffs.symbolic_payoffs`) - the reference for simulated means.
+  :func:`solvers.symbolic.model.payoffs.symbolic_payoffs`) - the reference for simulated means.
 * :func:`alliance_experiment`: Billingham sec. 2.1 in ``kuhn3-third`` with seat rotation.
   Every player always plays an equilibrium of the one-hand game, so nobody gains by
   deviating alone, but two allied agents use the equilibrium's free parameter to move profit
@@ -31,7 +31,7 @@ import sympy as sp
 from numpy.typing import NDArray
 
 from pokerdyn.games import GameError, compile_game, get_game, param_symbols
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 
 from pokerdyn.dynamics.play.agents import AdaptivePlayer, AllyPlayer, FixedPlayer, GradientLearner
 from pokerdyn.dynamics.play.observation import observation_model

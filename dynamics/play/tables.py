@@ -1,7 +1,7 @@
 """Tables for the repeated-play kernel, derived from the game tree and its symbolic payoffs.
 
 * :func:`payoff_gradients`: the right-hand side of Billingham (27)-(29).  For the parameter
-  x owned by player p it is ``dE_p/dx`` (from :func:`solvers.symbolic.payoffs`) divided by its
+  x owned by player p it is ``dE_p/dx`` (from :func:`solvers.symbolic.model.payoffs`) divided by its
   range over the vertices of the opponents' strategy cube, i.e. scaled so that the gradient
   spans exactly 1 as the opponents move.  For SKP the ranges are P, P + 1 and P + 1, which
   gives (28), (29) and (27) exactly (test ``test_gradients_are_billingham_27_29``).
@@ -25,7 +25,7 @@ import sympy as sp
 from numpy.typing import NDArray
 
 from pokerdyn.games import DECISION, TERMINAL, CompiledGame, Game, GameError, param_symbols
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 
 from pokerdyn.dynamics.play.observation import observation_model
 

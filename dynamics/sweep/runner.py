@@ -86,7 +86,7 @@ def _processes(name: str, todo: Sequence[Cell], workers: int) -> Results:
                                 "with fewer --workers if memory ran out") from None
             yield futs[f], res
     except BaseException:  # interrupted: stop the running cells now, they are recomputed later
-        from pokerdyn.solvers.symbolic.fullaxis.forked import terminate_workers
+        from pokerdyn.solvers.symbolic.axis.forked_map import terminate_workers
 
         terminate_workers(ex)
         ex.shutdown(wait=False, cancel_futures=True)

@@ -1,6 +1,6 @@
 """Full-street simplified 3-player Kuhn poker (Billingham, arXiv 1707.01392): the 13
 frequencies iterated dominance leaves free, along every equilibrium family of the
-whole-axis enumeration (:mod:`solvers.symbolic.fullaxis`), against the pot P.
+whole-axis enumeration (:mod:`solvers.symbolic.axis`), against the pot P.
 
 Both modes read the committed result ``data/full_street_families.json`` (written by
 ``pokerdyn equilibria kuhn3-full-simplified --json`` through
@@ -9,7 +9,7 @@ family with free parameters is drawn at its certificate's values of them.  ``qui
 (the default in reproduce) draws only; the full mode also re-checks every family's exact
 NashConv at its certificate pot.  Families with a square root of a polynomial in P (F10 on
 [(3+sqrt 97)/4, (3+sqrt 15)/2]) come from the library's result like the others
-(:mod:`solvers.symbolic.fullaxis.radical`).
+(:mod:`solvers.symbolic.feasibility.radical`).
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
             ax.plot(xs, np.broadcast_to(f(xs), xs.shape), color=col, lw=1.4, alpha=0.8)
         if not quick:
             from pokerdyn.games import get_game
-            from pokerdyn.solvers.symbolic.fullaxis.certify import nash_conv_fraction
+            from pokerdyn.solvers.symbolic.model.nash_conv_fraction import nash_conv_fraction
 
             c = fam["certificate"]
             if c.get("method", "rational") == "rational":  # else certified by sympy

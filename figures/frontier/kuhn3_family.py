@@ -1,5 +1,5 @@
 """3-player Kuhn poker (4 cards, P = 3): the utility transfer inside the equilibrium families
-found by the support method (solvers.symbolic.supports), with Szafron, Gibson & Sturtevant's
+found by the support method (solvers.symbolic.learned), with Szafron, Gibson & Sturtevant's
 family (AAMAS 2013) overlaid.
 
 Left: E1 against E3 at points sampled in every certified family (player 2's payoff is the
@@ -29,7 +29,7 @@ def recorded() -> list[dict]:
 
 def _points(num, rng, n: int) -> list[np.ndarray]:
     """Points of a family: random points and vertices of the box moved into it."""
-    from pokerdyn.solvers.symbolic.supports.geometry import sample
+    from pokerdyn.solvers.symbolic.families.geometry import sample
 
     return sample(num, rng, n)
 
@@ -40,12 +40,10 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
     import sympy as sp
 
     from pokerdyn.games.catalog.kuhn import kuhn3
-    from pokerdyn.solvers.symbolic.supports.equilibrium_set import (equilibrium_set,
-                                                           family_from_record, set_record)
-    from pokerdyn.solvers.symbolic.supports.gains import (exact_nash_conv_at, float_evaluator,
-                                                 gain_system)
-    from pokerdyn.solvers.symbolic.nash_conv import payoffs_at
-    from pokerdyn.solvers.symbolic.supports.geometry import Numeric
+    from pokerdyn.solvers.symbolic.learned.equilibrium_set import equilibrium_set, family_from_record, set_record
+    from pokerdyn.solvers.symbolic.model.sparse_gains import exact_nash_conv_at, float_evaluator, gain_system
+    from pokerdyn.solvers.symbolic.model.nash_conv import payoffs_at
+    from pokerdyn.solvers.symbolic.families.geometry import Numeric
 
     game = kuhn3()
     sysm = gain_system(game, 3)

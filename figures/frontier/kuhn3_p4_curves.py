@@ -1,5 +1,5 @@
 """3-player Kuhn poker (4 cards) at P = 4: the curves of equilibria found by
-:func:`solvers.symbolic.supports.curves.support_curves` in the supports the support solver
+:func:`solvers.symbolic.algebra.curves.support_curves` in the supports the support solver
 skips and in the supports next to their ends (figures/frontier/data/kuhn3_p4_curves.json,
 ``python experiments/kuhn3_p4_curves.py``).  Some are rational in their parameter; one
 carries the square root of a quartic in player 2's J bet after a check (x2_J_k_b), an
@@ -63,7 +63,7 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
                f"solver skips and next to them; player 1's payoff runs over "
                f"[{min(e1):.5f}, {max(e1):.5f}] on them, against -4/75 = -0.05333 at C")
     return described(fig, "kuhn3_p4_curves", summary, numbers,
-                     "pokerdyn (issue 14): solvers.symbolic.supports.curves on kuhn3 at P = 4")
+                     "pokerdyn (issue 14): solvers.symbolic.algebra.curves on kuhn3 at P = 4")
 
 
 def main(out_dir: Path, seed: int = 0, quick: bool = False) -> FigureResult:

@@ -1,6 +1,6 @@
 """3-player Kuhn poker (4 cards, pot P): the certified equilibrium families against P, from
 ``pokerdyn equilibria kuhn3 --pots 2:10 --json`` (supports proposed by seeded CFR+/FP runs,
-each solved with P symbolic: solvers.symbolic.supports.pot_sweep; committed in
+each solved with P symbolic: solvers.symbolic.learned.pot_sweep; committed in
 figures/frontier/data/kuhn3_pot.json), a second sweep of 5/2 <= P <= 7/2
 (kuhn3_pot_low.json) and three sweeps of the parts of [2, 5] the first two did not sample,
 (2, 5/2), (7/2, 4), (9/2, 5) (kuhn3_pot_gaps.json, experiments/kuhn3_pot_gaps.py); family

@@ -1,7 +1,7 @@
 """Szafron, Gibson & Sturtevant, "A parameterized family of equilibrium profiles for
 three-player Kuhn poker", AAMAS 2013 (pp. 247-254): their family as profiles of
 :func:`games.catalog.kuhn.kuhn3` at P = 3 (ante 1), for comparison with the families that
-:mod:`solvers.symbolic.supports` derives from the rules.
+:mod:`solvers.symbolic.learned` derives from the rules.
 
 Transcribed from the University of Alberta reference player that plays the family
 (D. Morrill, ``kuhn_3p_equilibrium_player``, 2013: its parameter checks restate the paper's

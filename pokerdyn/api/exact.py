@@ -60,7 +60,7 @@ def payoffs(game: Any, pot: Any = None) -> PayoffsResult:
     """
     import sympy as sp
 
-    from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+    from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 
     stages = Stages()
     with stages("build"):
@@ -220,9 +220,9 @@ def _solve(g: Any, pot: Any, pots: str | None, *, method: str = "auto",
 def _axis_likely(g: Any, pot: Any) -> bool:
     """Whether ``auto`` may take the whole-axis path (its state file is read first)."""
     from pokerdyn.solvers.symbolic.entry import axis_applies
-    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS
 
-    from pokerdyn.solvers.symbolic.behaviour_supports import many_actions
+    from pokerdyn.solvers.symbolic.casesearch.behaviour_supports import many_actions
 
     return len(g.named) > MAX_PARAMETERS and axis_applies(g, pot) and not many_actions(g)
 
@@ -322,7 +322,7 @@ def _proof_state(state: Path) -> Path:
     return state.with_name(state.name + ".complete.json")
 
 
-# the keys of the proof's state (solvers.symbolic.fullaxis.complete.certify_complete)
+# the keys of the proof's state (solvers.symbolic.certificates.completeness.certify_complete)
 PROOF_KEYS = {"range": list, "leaves": list, "critical": list, "next": int, "families": int,
               "new": list, "algebraic": list, "nonlinear": list, "undecided": list,
               "tasks": dict, "walk_seconds": (int, float), "checked": dict,
@@ -538,9 +538,9 @@ class ContinuationResult(Result):
 def continuation_range(text: str) -> tuple[float, float]:
     """``A:B`` as two pots with A < B and a span the branches can cover (GameError
     otherwise): the range reader of the exact wing
-    (:func:`pokerdyn.solvers.symbolic.pot_values.pot_range`), then floats."""
+    (:func:`pokerdyn.solvers.symbolic.model.pot_values.pot_range`), then floats."""
     from pokerdyn.solvers.continuation.trace import Options
-    from pokerdyn.solvers.symbolic.pot_values import POT_MAX_EXP, POT_MIN_EXP, pot_range
+    from pokerdyn.solvers.symbolic.model.pot_values import POT_MAX_EXP, POT_MIN_EXP, pot_range
 
     def read(s: str):
         from pokerdyn.games.exact_values import rational_of_float

@@ -22,7 +22,7 @@ def set_text(p_set: Any, var: str = "P") -> str:
     import sympy as sp
 
     if isinstance(p_set, str):
-        from pokerdyn.solvers.symbolic.family_records import parse_set
+        from pokerdyn.solvers.symbolic.axis.family_records import parse_set
         p_set = parse_set(p_set)
     if p_set is sp.S.Reals:
         return f"every {var}"
@@ -81,7 +81,7 @@ def _header(p_set: Any, has_pot: bool) -> str | None:
 
 def families_text(game: Any, fams: Any, fixed: dict | None = None) -> str:
     """The case search's families (``(P set, Solution)`` pairs), grouped by P set."""
-    from pokerdyn.solvers.symbolic.family_records import set_str
+    from pokerdyn.solvers.symbolic.axis.family_records import set_str
 
     lines = []
     if fixed is not None:
@@ -104,7 +104,7 @@ def families_text(game: Any, fams: Any, fixed: dict | None = None) -> str:
 def family_lines(k: int, sol: Any, intervals: Any = (), skip: Any = ()) -> list[str]:
     """Family ``k`` (a Solution): its strategy, free parameters with their constraints,
     and payoffs."""
-    from pokerdyn.solvers.symbolic.family_records import constraint_text
+    from pokerdyn.solvers.symbolic.axis.family_records import constraint_text
 
     lines = [f"  family {k}: {strategy_text(sol.strategy, intervals, skip)}"]
     if sol.free:
@@ -147,7 +147,7 @@ def supports_set_text(game: Any, pot: Any, res: Any) -> str:
 
 def pot_sweep_text(game: Any, res: Any) -> str:
     """The support method's families piecewise in P over a pot range."""
-    from pokerdyn.solvers.symbolic.supports.pot_sweep import NOTE, display
+    from pokerdyn.solvers.symbolic.learned.pot_sweep import NOTE, display
 
     dominated = set.intersection(*[set(es.fixed) for es in res.sets]) if res.sets else set()
     lines = [f"{game.name} for {number_text(res.low)} <= P <= {number_text(res.high)}: "

@@ -305,9 +305,9 @@ def parse_pot(text: str, game: Game | None = None):
     """The exact pot (a sympy number) from ``--pot``: decimals are exact (2.5 = 5/2) and
     expressions are allowed (``19/2``, ``(5+sqrt(73))/2``); GameError with one line naming
     the value and the allowed range for anything else (not a number, NaN, infinite,
-    complex, <= 0, too large or too small (solvers.symbolic.pot_values.POT_RANGE), too
+    complex, <= 0, too large or too small (solvers.symbolic.model.pot_values.POT_RANGE), too
     large to evaluate (10**10**10), or outside the game's domain of P)."""
-    from pokerdyn.solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 
     v = exact_pot(text)
     dom = game.domains.get("P") if game is not None else None

@@ -76,9 +76,9 @@ def parse_lambdas(value: Any) -> list[float]:
 
 def parse_pots(value: Any) -> tuple[float, float]:
     """``A:B`` (or a pair ``(A, B)``) with 0 <= A < B <= the largest pot
-    (solvers.symbolic.pot_values); GameError otherwise."""
+    (solvers.symbolic.model.pot_values); GameError otherwise."""
     from pokerdyn.api.inputs import parse_float
-    from pokerdyn.solvers.symbolic.pot_values import POT_MAX_EXP
+    from pokerdyn.solvers.symbolic.model.pot_values import POT_MAX_EXP
 
     if isinstance(value, str):
         text = value

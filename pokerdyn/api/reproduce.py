@@ -231,7 +231,7 @@ def _results(todo: list[str], out: Path, mode: dict, jobs: int
              ) -> Iterator[tuple[str, dict]]:
     """(name, record) of every figure in ``todo`` as it finishes: here, or by groups on
     ``jobs`` worker processes (:func:`_workers`)."""
-    from pokerdyn.cli import check_interrupted
+    from pokerdyn.api.interrupts import check_interrupted
 
     seed, quick, heavy = mode["seed"], mode["quick"], mode.get("heavy", False)
     parts = groups(todo)
@@ -255,7 +255,7 @@ def _worker(tasks, conn, out: Path, seed: int, quick: bool, heavy: bool) -> None
     each figure ``("done", name, record)`` to ``conn``, on a failure ``("error", name,
     (exception, traceback))`` and stop.  Single-threaded (a pipe, not a Queue with its
     feeder thread), so the exact enumeration may still fork its own workers
-    (solvers.symbolic.fullaxis.forked.can_fork)."""
+    (solvers.symbolic.axis.forked_map.can_fork)."""
     import pickle
     import signal
     import traceback
@@ -310,7 +310,7 @@ def _workers(parts: list[list[str]], out: Path, seed: int, quick: bool, heavy: b
              for k, (r, w) in enumerate(pipes)}
 
     def finished() -> Iterator[tuple[str, dict]]:
-        from pokerdyn.cli import check_interrupted
+        from pokerdyn.api.interrupts import check_interrupted
 
         left, open_ = sum(len(g) for g in parts), set(procs)
         while left:

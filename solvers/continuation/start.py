@@ -39,7 +39,7 @@ def dominance_locks(S: IndifferenceSystem, pots: tuple[float, float]
                     ) -> tuple[dict[int, int], str]:
     """Sets fixed by iterated weak dominance over the pot range (set -> frequency of its
     second action), and a one-line account; skipped for games with many parameters."""
-    from pokerdyn.solvers.symbolic.dominance import iterated_dominance
+    from pokerdyn.solvers.symbolic.model.dominance import iterated_dominance
 
     game = S.game
     if len(game.named) > DOMINANCE_MAX_NAMED:

@@ -30,7 +30,7 @@ def _holds(rel: sp.Basic, at: Mapping[sp.Symbol, float], tol: float) -> bool:
 
 def fit_family(sol: Any, observed: Mapping[str, float], tol: float = 1e-5
                ) -> tuple[dict[str, float], float] | None:
-    """Free-parameter values of the display family ``sol`` (solvers.symbolic.piecewise.
+    """Free-parameter values of the display family ``sol`` (solvers.symbolic.axis.piecewise.
     Solution) closest to the named-parameter values ``observed``, and the max deviation;
     None where the best fit breaks the family's constraints by more than ``tol``."""
     names = [k for k, _ in sol.strategy]
@@ -99,21 +99,21 @@ def enumerated_families(game: Any, values: Mapping[str, float]) -> list | None:
     """The display families (solvers.symbolic) a branch limit is matched against: those
     of the game's piece holding the pot ``values["P"]`` (its default without one) where the
     game has a pot, else those of its single piece; None where the game names no parameters
-    or too many to enumerate (solvers.symbolic.enumeration.MAX_PARAMETERS)."""
-    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    or too many to enumerate (solvers.symbolic.model.conditions.MAX_PARAMETERS)."""
+    from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS
     if not game.named or len(game.named) > MAX_PARAMETERS:
         return None
     if "P" in game.param_names:
-        from pokerdyn.solvers.symbolic.piecewise import solutions_at
+        from pokerdyn.solvers.symbolic.axis.piecewise import solutions_at
         return solutions_at(game, values.get("P", game.defaults.get("P")))
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
     return list(equilibrium_pieces(game)[0].solutions)
 
 
 def certify_point(game: Any, pot: Any, point: Mapping[str, sp.Expr]) -> sp.Expr:
     """Exact NashConv (sympy; 0 certifies an equilibrium) of the exact named-parameter
     values ``point`` (:func:`exact_point`) at the exact pot."""
-    from pokerdyn.solvers.symbolic.nash_conv import exact_nash_conv
+    from pokerdyn.solvers.symbolic.model.nash_conv import exact_nash_conv
     return exact_nash_conv(game, pot, point)
 
 

@@ -60,8 +60,8 @@ class Segment:
 
 
 def _pieces(game: Game) -> list:
-    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+    from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
     if len(game.named) == 0 or len(game.named) > MAX_PARAMETERS:
         return []
     return equilibrium_pieces(game)

@@ -2,7 +2,7 @@
 
 At every pot of a grid over ``(low, high]`` the branch is traced to its limit
 (solvers.qre.limit) and the limit is matched with the equilibrium families of the piece of
-the P axis holding that pot (solvers.symbolic.piecewise.equilibrium_pieces, where the game is
+the P axis holding that pot (solvers.symbolic.axis.piecewise.equilibrium_pieces, where the game is
 enumerable).  Neighbouring grid pots that select different families bracket a jump, which is
 located by bisection to ``pot_tol``; a critical pot of the enumeration inside the bracket is
 reported exactly instead (the selection can only change there or where the branch itself

@@ -1,25 +1,25 @@
 """The one entry point of the exact equilibrium wing: :func:`solve_equilibria` chooses among
 the exact algorithms (``method="auto"``), runs the one chosen and returns its record (the
 JSON of ``pokerdyn equilibria``) with ``method`` (which algorithm ran) and
-``method_reason`` (why), and every family in one form (:mod:`.family_view`).
+``method_reason`` (why), and every family in one form (:mod:`solvers.symbolic.families.family_view`).
 
 The algorithms, and when ``auto`` takes each:
 
 ``casesearch``
-    The exact case search (:mod:`.piecewise`): every equilibrium, piecewise over the whole
+    The exact case search (:mod:`solvers.symbolic.axis.piecewise`): every equilibrium, piecewise over the whole
     P axis or at one pot.  Two actions per information set and at most
     ``enumeration.MAX_PARAMETERS`` named parameters, or, for a game without a pot, that
     many left after iterated strict dominance.
 ``behaviour-supports``
-    Enumeration over behaviour supports (:mod:`.support_families`): games with an
+    Enumeration over behaviour supports (:mod:`solvers.symbolic.axis.support_families`): games with an
     information set of more than two actions, at one exact pot.
 ``axis``
-    Complete exact enumerations at rational pots along P (:mod:`.fullaxis`), piecewise over
+    Complete exact enumerations at rational pots along P (:mod:`solvers.symbolic.axis`), piecewise over
     ``pots`` (default 2:20): past the case search, no ``pot``, at most ``MAX_NAMED`` named
     parameters, the dominance-reduced rest within the case search's size.
 ``supports``
     Supports proposed by seeded CFR+ and FP runs, solved and certified exactly
-    (:mod:`.supports`): past the case search otherwise; at one pot, or with ``pots`` solved
+    (:mod:`solvers.symbolic.learned`): past the case search otherwise; at one pot, or with ``pots`` solved
     with P symbolic and reported piecewise (record ``method``: "supports, P symbolic").
 """
 from __future__ import annotations
@@ -79,8 +79,8 @@ def reduced(game: Game, seeds: int | None) -> dict | None:
     starts from (nim7.efg: 20 named, 3 left; mercer-smh: 30, 8 left).  More left: None
     with ``seeds`` (the support method, from that many learning runs), else GameError
     with the size (the learning runs take minutes and claim no completeness)."""
-    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS, require_two_actions
-    from pokerdyn.solvers.symbolic.supports.gains import undominated
+    from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS, require_two_actions
+    from pokerdyn.solvers.symbolic.model.sparse_gains import undominated
 
     require_two_actions(game)
     fixed = undominated(game, None)[2]
@@ -101,8 +101,8 @@ def choose_method(game: Game, pot: Any = None, pots: Any = None, seeds: int | No
     dominance fixes; ``pot``/``pots``: whether a pot or a pot range is asked (their values
     are read later).  An explicit ``method`` is taken as asked (its own checks refuse a
     game it cannot take)."""
-    from pokerdyn.solvers.symbolic.behaviour_supports import many_actions
-    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.casesearch.behaviour_supports import many_actions
+    from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS
 
     if method not in METHODS:
         raise GameError(f"method={method!r} is not one of {', '.join(METHODS)}")
@@ -149,15 +149,15 @@ def case_search(game: Game, pot: Any, fixed: dict | None = None) -> list:
     set of more than two actions, the behaviour supports): piecewise in P, or at the exact
     ``pot``; ``fixed``: parameters set by dominance (:func:`reduced`), the rest
     enumerated."""
-    from pokerdyn.solvers.symbolic.behaviour_supports import many_actions
-    from pokerdyn.solvers.symbolic.enumeration import MAX_PARAMETERS
-    from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces, solutions_at
+    from pokerdyn.solvers.symbolic.casesearch.behaviour_supports import many_actions
+    from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS
+    from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at
 
     n = len(game.named) - len(fixed or {})
     if len(game.named) == 0:
         raise GameError(f"game {game.name!r} has no named parameters to enumerate")
     if many_actions(game):  # more than two actions somewhere: over behaviour supports
-        from pokerdyn.solvers.symbolic.support_families import solutions
+        from pokerdyn.solvers.symbolic.axis.support_families import solutions
         if pot is None:
             return [(sp.S.Reals, s) for s in solutions(game)]
         return [(sp.FiniteSet(pot), s) for s in solutions(game, {"P": pot})]
@@ -180,19 +180,19 @@ def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
     (module docstring): at the pot ``pot`` (text as ``--pot`` takes it, or an exact
     number), piecewise in P (no pot), or over ``pots`` (``"A:B"``, B may be ``oo`` on the
     whole-axis path).  ``read_pot(text)`` reads a pot with the game's domain check
-    (default :func:`.pot_values.exact_pot`).  The support method runs ``seeds`` seeded
+    (default :func:`solvers.symbolic.model.pot_values.exact_pot`).  The support method runs ``seeds`` seeded
     learning runs (default 20 at one pot, 4 per sample pot) from ``seed`` in ``workers``
     processes.  The whole-axis path resumes from ``state`` (pots done, updated in place;
     ``save_state()`` is called after each pot) and with ``prove_complete`` proves the
     result complete (its own resume file ``proof_state``).  ``progress``: bars on stderr."""
-    from pokerdyn.solvers.symbolic.pot_values import exact_pot
+    from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 
     read = read_pot or exact_pot
     choice = choose_method(game, pot, pots, seeds, method)
     value = read(pot) if isinstance(pot, str) else (exact_pot(pot) if pot is not None else None)
     if choice.method == "axis":
-        from pokerdyn.solvers.symbolic.axis_run import axis_record
-        from pokerdyn.solvers.symbolic.pot_values import pot_range
+        from pokerdyn.solvers.symbolic.certificates.axis_run import axis_record
+        from pokerdyn.solvers.symbolic.model.pot_values import pot_range
 
         if value is not None or "P" not in getattr(game, "param_names", ("P",)):
             raise GameError("method='axis' follows P without a pot; the game needs a pot "
@@ -211,7 +211,7 @@ def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
                          progress)
     fams = case_search(game, value, choice.fixed)
     rec: dict = {"game": game.name, "families": []}
-    from pokerdyn.solvers.symbolic.family_records import solution_record
+    from pokerdyn.solvers.symbolic.axis.family_records import solution_record
     rec["families"] = [solution_record(s, f) for s, f in fams]
     if choice.fixed is not None:
         rec["dominance_fixed"] = {k: int(v) for k, v in choice.fixed.items()}
@@ -221,19 +221,19 @@ def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
 
 
 def _many(game: Game) -> bool:
-    from pokerdyn.solvers.symbolic.behaviour_supports import many_actions
+    from pokerdyn.solvers.symbolic.casesearch.behaviour_supports import many_actions
     return many_actions(game)
 
 
 def _supports(game: Game, value: Any, pots: str | None, reason: str, seeds: int | None,
               seed: int, workers: int | None, read: Callable[[str], Any],
               progress: bool) -> Equilibria:
-    from pokerdyn.solvers.symbolic.supports import equilibrium_set as es
-    from pokerdyn.solvers.symbolic.supports import pot_sweep as ps
+    from pokerdyn.solvers.symbolic.learned import equilibrium_set as es
+    from pokerdyn.solvers.symbolic.learned import pot_sweep as ps
 
     es.check_size(game)
     if pots:
-        from pokerdyn.solvers.symbolic.pot_values import pot_range
+        from pokerdyn.solvers.symbolic.model.pot_values import pot_range
 
         if "P" not in game.param_names:
             raise GameError(f"--pots: game {game.name!r} has no pot parameter P")
@@ -246,7 +246,7 @@ def _supports(game: Game, value: Any, pots: str | None, reason: str, seeds: int 
         value = sp.sympify(game.defaults.get("P")) if "P" in game.param_names else None
     res = es.equilibrium_set(game, value, seeds=seeds or 20, seed=seed, workers=workers)
     rec = es.set_record(res)
-    from pokerdyn.solvers.symbolic.family_view import add_payoffs_in_free
+    from pokerdyn.solvers.symbolic.families.family_view import add_payoffs_in_free
     add_payoffs_in_free(game, value, rec["families"])
     return _finish(Equilibria(game, "supports", reason, rec, found=res, pot=value))
 
@@ -254,7 +254,7 @@ def _supports(game: Game, value: Any, pots: str | None, reason: str, seeds: int 
 def _finish(eq: Equilibria) -> Equilibria:
     """The record completed: ``strategy_by_infoset`` in every family, ``method`` (kept
     where the algorithm's record names it already) and ``method_reason``."""
-    from pokerdyn.solvers.symbolic.family_view import add_by_infoset
+    from pokerdyn.solvers.symbolic.families.family_view import add_by_infoset
 
     rec = eq.record
     fams = [f for pc in rec.get("pieces", []) for f in pc.get("families", [])

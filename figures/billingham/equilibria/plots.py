@@ -3,7 +3,7 @@
 allows where it has free parameters shaded (exact LP over the free parameters at each P),
 families at single critical values drawn as vertical bars, critical values marked.
 
-The families come from :func:`solvers.symbolic.piecewise.equilibrium_pieces`; they are cached as
+The families come from :func:`solvers.symbolic.axis.piecewise.equilibrium_pieces`; they are cached as
 sympy strings in ``<out_dir>/<game>_families.json`` (keyed by the game's payoff polynomials)
 so that a slow enumeration runs once.  ``quick`` runs read the same records committed in
 ``data/`` (written by ``python -m figures.billingham.equilibria.plots``), which keeps
@@ -21,9 +21,9 @@ import sympy as sp
 from scipy.optimize import linprog
 
 from pokerdyn.games import get_game
-from pokerdyn.solvers.symbolic.enumeration import pot_symbol
-from pokerdyn.solvers.symbolic.family_records import pieces_records, record_family
-from pokerdyn.solvers.symbolic.payoffs import symbolic_payoffs
+from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
+from pokerdyn.solvers.symbolic.axis.family_records import pieces_records, record_family
+from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 
 P_MAX = 12.0
 CACHE_VERSION = "reduced-1"
@@ -67,7 +67,7 @@ def load_families(game_name: str, out_dir: Path | None, quick: bool = False
     elif quick and (recs := _read(RECORDED / name, key)) is not None:
         info["enumeration"] = f"recorded ({RECORDED.name}/{name})"
     else:
-        from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+        from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
         t0 = time.perf_counter()
         recs = pieces_records(equilibrium_pieces(game))
@@ -304,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=main.__doc__)
     ap.add_argument("games", nargs="*", default=list(FAMILY_GAMES))
     for name in ap.parse_args(argv).games:
-        from pokerdyn.solvers.symbolic.piecewise import equilibrium_pieces
+        from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 
         game = get_game(name)
         write_families(RECORDED / f"{name}_families.json", name, family_key(game),

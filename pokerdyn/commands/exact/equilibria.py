@@ -36,7 +36,7 @@ def add_arguments(p) -> None:
                         "(default .pokerdyn-GAME-axis.json)")
     p.add_argument("--prove-complete", action="store_true",
                    help="whole-axis enumeration: then prove it complete on the range with P "
-                        "symbolic (solvers.symbolic.fullaxis.complete; JSON key completeness)")
+                        "symbolic (solvers.symbolic.certificates.completeness; JSON key completeness)")
     top = max_workers()
     p.add_argument("--workers", type=int_arg("workers", 1, top), default=None,
                    help="processes for the seeded runs and for the pots of the whole-axis "

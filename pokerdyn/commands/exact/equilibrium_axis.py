@@ -1,7 +1,7 @@
 """``pokerdyn equilibria GAME`` (no --pot) for games past the case search whose dominance-
 reduced frequencies fit it: the whole-axis path, now chosen and run by
 :func:`pokerdyn.solvers.symbolic.entry.solve_equilibria`
-(:mod:`pokerdyn.solvers.symbolic.axis_run`; its state files are read by
+(:mod:`pokerdyn.solvers.symbolic.certificates.axis_run`; its state files are read by
 :mod:`pokerdyn.api.exact`).  Kept: the names that scripts and
 tests use."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from pokerdyn.api.exact import read_proof_state, read_state  # noqa: F401
 from pokerdyn.api.exact_text import completeness_line  # noqa: F401
 from pokerdyn.commands.common import emit_json
-from pokerdyn.solvers.symbolic.axis_run import ROUNDS, START  # noqa: F401
-from pokerdyn.solvers.symbolic.entry import MAX_NAMED  # noqa: F401
+from pokerdyn.solvers.symbolic.certificates.axis_run import ROUNDS, START
+from pokerdyn.solvers.symbolic.entry import MAX_NAMED
 
 
 def applies(game, args) -> bool:

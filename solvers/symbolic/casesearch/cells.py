@@ -19,8 +19,8 @@ from typing import Sequence
 import mpmath
 import sympy as sp
 
-from pokerdyn.solvers.symbolic import psplit
-from pokerdyn.solvers.symbolic.casesearch.gains import Coeff, as_expr
+from pokerdyn.solvers.symbolic.feasibility import pot_split
+from pokerdyn.solvers.symbolic.casesearch.compiled_gains import Coeff, as_expr
 
 
 def _primitive(c: Coeff) -> Coeff | None:
@@ -50,18 +50,18 @@ class Cells:
         prims = {q for q in map(_primitive, coeffs) if q is not None} if p is not None else set()
         roots: list[sp.Expr] = []
         self._zeros: dict[Coeff, set[int]] = {}
-        per = {q: psplit.positive_roots(as_expr(q, p), p) for q in prims}
-        roots = psplit.merge_points([r for rs in per.values() for r in rs])
+        per = {q: pot_split.positive_roots(as_expr(q, p), p) for q in prims}
+        roots = pot_split.merge_points([r for rs in per.values() for r in rs])
         fl = [float(sp.N(r, 30)) for r in roots]
         for q, rs in per.items():
             idx = set()
             for r in rs:
                 fr = float(sp.N(r, 30))
                 idx |= {k for k, f in enumerate(fl)
-                        if abs(f - fr) <= 1e-9 * max(1.0, abs(f)) and psplit.sign(r - roots[k]) == 0}
+                        if abs(f - fr) <= 1e-9 * max(1.0, abs(f)) and pot_split.sign(r - roots[k]) == 0}
             self._zeros[q] = idx
         self.roots = roots
-        self.pieces = psplit.pieces(roots) if p is not None else []
+        self.pieces = pot_split.pieces(roots) if p is not None else []
         self.n = len(self.pieces) if p is not None else 1
         self.all = (1 << self.n) - 1
         self._mp = [mpmath.mpf(str(sp.N(r, 60))) for r in roots]
@@ -83,7 +83,7 @@ class Cells:
             return hit
         if self.p is None or len(c) < 2 or not any(c[1:]):
             a = c[0] if c else 0
-            s = (a > 0) - (a < 0) if isinstance(a, int) else psplit.sign(a)
+            s = (a > 0) - (a < 0) if isinstance(a, int) else pot_split.sign(a)
             out = (self.all if s > 0 else 0, self.all if s < 0 else 0, self.all if s == 0 else 0)
         elif _primitive(c) is None:
             raise ValueError(f"coefficient {c} of a gain is not a polynomial in P over QQ")
@@ -99,7 +99,7 @@ class Cells:
                             continue
                         v = mpmath.polyval(list(reversed(c)), self._mp[i])
                         s = (v > 0) - (v < 0) if abs(v) > mpmath.mpf(10) ** -40 else \
-                            psplit.sign(as_expr(c, self.p).xreplace({self.p: self.roots[i]}))
+                            pot_split.sign(as_expr(c, self.p).xreplace({self.p: self.roots[i]}))
                     else:
                         s = _at_fraction(c, self._samples[k])
                     if s > 0:

@@ -1,5 +1,5 @@
 """Depth-first walk over the (a)/(b)/(c) cases of the enumerated parameters with early
-pruning (Billingham, appendix A), on gains compiled by :mod:`.gains`.
+pruning (Billingham, appendix A), on gains compiled by :mod:`.compiled_gains`.
 
 Each case is checked against the values of ``g_j`` at the vertices of the box of its open
 parameters (``g_j`` is multilinear, so its range over the box runs from its least to its
@@ -19,15 +19,15 @@ from typing import Any, Sequence
 
 import sympy as sp
 
-from pokerdyn.solvers.symbolic import psplit
+from pokerdyn.solvers.symbolic.feasibility import pot_split
 from pokerdyn.solvers.symbolic.casesearch.boxes import Boxes
 from pokerdyn.solvers.symbolic.casesearch.cells import Cells
-from pokerdyn.solvers.symbolic.casesearch.gains import compile_gain, vertex_values
+from pokerdyn.solvers.symbolic.casesearch.compiled_gains import compile_gain, vertex_values
 
 
 def add_task(critical: dict, expr: sp.Expr, p: sp.Symbol, task: tuple) -> None:
     """Record ``task`` at every positive root of ``expr`` (a critical value of ``P``)."""
-    for r in psplit.positive_roots(expr, p):
+    for r in pot_split.positive_roots(expr, p):
         add_task_at(critical, r, task)
 
 

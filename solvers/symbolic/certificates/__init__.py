@@ -1,0 +1,2 @@
+"""Stage 7 of the exact wing (map: :mod:`solvers.symbolic`): proofs that a whole-axis
+result missed no equilibrium, and the certified whole-axis run."""
