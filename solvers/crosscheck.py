@@ -17,7 +17,6 @@ from typing import Any, Sequence
 import numpy as np
 import sympy as sp
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 
 from pokerdyn.games import Game
 from pokerdyn.games.compiled import CompiledGame, compile_game
@@ -40,6 +39,7 @@ def random_profile(cg: CompiledGame, rng: np.random.Generator) -> NDArray[np.flo
 
 def distance_to_family(sol: Solution, x: dict[str, float]) -> float:
     """Max-norm distance over the named parameters from ``x`` to the family's closure."""
+    from scipy.optimize import minimize  # scipy.optimize loads only here (0.5-1 s)
     names = [k for k, _ in sol.strategy]
     fp = np.array([x[k] for k in names])
     if not sol.free:

@@ -13,7 +13,6 @@ from typing import Sequence
 
 import numpy as np
 import sympy as sp
-from scipy.optimize import minimize
 
 from pokerdyn.solvers.symbolic.model.conditions import Family
 
@@ -44,6 +43,7 @@ def distance(num: Numeric, y: np.ndarray, mask: np.ndarray | None = None
              ) -> tuple[float, np.ndarray]:
     """(max-norm distance from ``y`` to the family over the parameters in ``mask`` (all by
     default), the nearest free-parameter values)."""
+    from scipy.optimize import minimize  # scipy.optimize loads only here (0.5-1 s)
     keep = np.flatnonzero(np.ones(len(y), bool) if mask is None else mask)
 
     def gap(th):
@@ -87,6 +87,7 @@ def rational_point(num: Numeric, th: np.ndarray) -> dict | None:
 
 def center(num: Numeric) -> np.ndarray:
     """A point of the family with the largest smallest slack (for a witness)."""
+    from scipy.optimize import minimize  # scipy.optimize loads only here (0.5-1 s)
     k = len(num.free)
     z0 = np.append(np.full(k, 0.5), 0.0)
     cons = [{"type": "ineq", "fun": lambda z: num.cons(z[:-1]) - z[-1]}]
@@ -100,6 +101,7 @@ def center(num: Numeric) -> np.ndarray:
 def sample(num: Numeric, rng: np.random.Generator, n: int) -> list[np.ndarray]:
     """Up to ``n`` points of the family: random points of the box and random vertices of it,
     each moved into the family (nearest feasible free-parameter values)."""
+    from scipy.optimize import minimize  # scipy.optimize loads only here (0.5-1 s)
     k = len(num.free)
     if k == 0:
         return [np.zeros(0)]
