@@ -109,3 +109,14 @@ def test_a_step_down_before_the_judged_part_is_not_converged():
     assert c.shift == pytest.approx(0.006, abs=5e-4) and c.shift_z > 5
     assert not c.converged and c.verdict() == "not converged"
     assert c.regular_phases() == []
+
+
+def test_constant_growth_with_rounding_level_differences_is_converged():
+    # found by the property above in issue 33's third loaded run: every window has the
+    # same exponent up to a few ulps, so the judged windows' standard error is exactly 0
+    # and the early windows differ by ~1e-16; that is no shift (it gave z = inf, "not
+    # converged")
+    rate, t0, n = 0.021262303652865605, 73.59235998979756, 7
+    t = np.linspace(t0 + 1.0, t0 + 1000.0, 500)
+    c = lyapunov_convergence(t, rate * (t - t0), t0, n_windows=n)
+    assert c.shift_z == 0.0 and c.converged and c.positive

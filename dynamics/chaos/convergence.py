@@ -166,4 +166,9 @@ def _shift(early: NDArray[np.float64], est: float, se: float) -> tuple[float, fl
         return 0.0, 0.0
     d = float(early.mean() - est)
     err = float(np.hypot(early.std(ddof=1) / np.sqrt(early.size), se))
-    return d, (d / err if err > 0 else (0.0 if d == 0 else float(np.sign(d) * np.inf)))
+    # windows equal up to rounding (a constant rate): their standard error is 0 and the
+    # difference of means a few ulps, which is no shift (it was +-inf, "not converged")
+    ulps = 16 * np.finfo(float).eps * max(abs(est), abs(float(early.mean())))
+    if err <= ulps:
+        return d, (0.0 if abs(d) <= ulps else float(np.sign(d) * np.inf))
+    return d, d / err
