@@ -1008,18 +1008,18 @@ def estimators(game: "str | Game" = "skp", *, pot: Any = "9", seed: Any = 0,
 @dataclass(frozen=True, repr=False)
 class SweepResult(Result):
     """What one sweep invocation did (cells found done, computed now, set aside) and where
-    its results are; ``to_frame()`` reads them (one row per finished cell)."""
+    its results are; ``to_frame()`` reads them (one row per finished cell).  The fields are
+    the sweep runner's report (:class:`~pokerdyn.dynamics.sweep.runner.SweepSummary`:
+    ``output``, ``experiment``, ``cells``, ``skipped``, ``computed``, ``seconds``,
+    ``executor``, ``invalid``), read through this result."""
 
-    output: str
-    experiment: str
-    cells: int
-    skipped: int
-    computed: int
-    seconds: float
-    executor: str
-    invalid: int = 0
-    summary: Any = field(default=None, repr=False, compare=False)
+    summary: Any
     timings: dict[str, float] = field(default_factory=dict, compare=False)
+
+    def __getattr__(self, name: str) -> Any:  # the report's fields (only called when missing)
+        if name.startswith("__") or name == "summary":
+            raise AttributeError(name)
+        return getattr(self.summary, name)
 
     def to_dict(self) -> dict[str, Any]:
         return self.summary.to_dict()
@@ -1104,10 +1104,7 @@ def sweep(path_or_spec: "str | os.PathLike | Mapping[str, Any]", *,
     with stages("cells"):
         summary = run_sweep(config, output=target, workers=workers, scheduler=scheduler,
                             progress=progress)
-    return SweepResult(output=str(summary.output), experiment=summary.experiment,
-                       cells=summary.cells, skipped=summary.skipped, computed=summary.computed,
-                       seconds=summary.seconds, executor=summary.executor,
-                       invalid=summary.invalid, summary=summary, timings=stages.seconds)
+    return SweepResult(summary=summary, timings=stages.seconds)
 
 
 __all__ = ["EstimatorsResult", "LyapunovResult", "OdeResult", "SimulateResult", "SweepResult",
