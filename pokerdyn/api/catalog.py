@@ -5,7 +5,6 @@ The whole catalogue comes from the recorded cards (:mod:`pokerdyn.games.catalog.
 nothing is built, so listing it takes well under a second; a named game is built."""
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -114,15 +113,13 @@ def catalog(games: "str | Game | Sequence[str | Game] | None" = None, *,
         with stages("catalogue"):
             rows = cards()
         return Catalog(tuple(rows), listing=True, timings=stages.seconds)
-    from pokerdyn.api.inputs import game
+    from pokerdyn.api.inputs import build_limits, game
     from pokerdyn.games.catalog.cards import describe
-    from pokerdyn.games.size import resource_limits
 
     single = isinstance(games, str) or not isinstance(games, (list, tuple))
     asked = [games] if single else list(games)
     single = single or len(asked) == 1
-    limits = resource_limits(max_memory, bool(force)) if max_memory is not None or force \
-        else contextlib.nullcontext()
+    limits = build_limits(max_memory, force)
     rows = []
     with limits, stages("build"):
         for spec in asked:

@@ -373,3 +373,15 @@ def pot_value(g: Game, pot: Any) -> Any:
     else:
         text = str(pot)
     return parse_pot(text, g)
+
+
+def build_limits(max_memory: Any = None, force: bool = False):
+    """The context in which a front-door call builds games: under ``max_memory`` (bytes, or
+    a size such as ``"2G"``) unless ``force`` (games.size.resource_limits); with neither
+    given, the caller's limits stay (the command line sets its own --max-memory/--force)."""
+    import contextlib
+
+    if max_memory is None and not force:
+        return contextlib.nullcontext()
+    from pokerdyn.games.size import resource_limits
+    return resource_limits(max_memory, bool(force))

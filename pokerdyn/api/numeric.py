@@ -9,13 +9,13 @@ runs, and returns a frozen result whose ``to_dict()`` is the command's ``--json`
 ``to_text()`` is its text output.  Heavy modules load inside the functions."""
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
+from pokerdyn.api.inputs import build_limits
 from pokerdyn.api.result import Result, Stages
 from pokerdyn.games.errors import GameError
 
@@ -29,14 +29,6 @@ KINDS = ("strong", "weak", "pot")  # collusion kinds
 
 
 # -- shared steps -----------------------------------------------------------------------------
-def _limits(max_memory: Any, force: bool):
-    """Game builds under ``max_memory`` unless ``force`` (games.size.resource_limits); the
-    command line's own limits stay when neither is given."""
-    from pokerdyn.games.size import resource_limits
-
-    if max_memory is None and not force:
-        return contextlib.nullcontext()
-    return resource_limits(max_memory, bool(force))
 
 
 def _game_and_values(spec: "str | Game", pot: Any,
@@ -286,7 +278,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         raise GameError("--all lists the equilibria of the LCP solver; use it with --method lcp")
     out_file = None if strategy_out is None else \
         check_output_file(str(strategy_out), "strategy-out")
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         with stages("build"):
             g, values = _game_and_values(game, pot, options)
         with stages("compile"):
@@ -482,7 +474,7 @@ def compare(game: "str | Game", methods: "str | Sequence[str]" = ("fp", "hedge",
     iterations = _iterations(iterations, 10**9)
     if "lp" in names:
         _refuse_lp(game)
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         with stages("build"):
             g, values = _game_and_values(game, pot, options)
         with stages("compile"):
@@ -671,7 +663,7 @@ def collusion(game: str, kind: str, *, method: str = "cfr+", tol: Any = None,
                           low_open=True)
     else:
         tol = parse_float("0.01" if tol is None else tol, "tol", low=0, low_open=True)
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         with stages("build"):
             make_any = collusion_game_maker(game)
             base = make_any(None, None)

@@ -11,12 +11,12 @@ action (``{"P3:J|": {"k": 0.78, "b": 0.22}}``) and, under ``by_parameter``, by t
 parameter names (``{"b_J": 0.22}``).  Heavy modules load inside the functions."""
 from __future__ import annotations
 
-import contextlib
 import os
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pokerdyn.api.inputs import build_limits
 from pokerdyn.api.result import Result, Stages
 from pokerdyn.games.errors import GameError
 
@@ -30,13 +30,6 @@ MODES = ("branch", "profiles", "selection")
 
 
 # -- input ------------------------------------------------------------------------------------
-def _limits(max_memory: Any, force: bool):
-    """Game builds under ``max_memory`` unless ``force`` (games.size.resource_limits); the
-    caller's limits stay when neither is given."""
-    if max_memory is None and not force:
-        return contextlib.nullcontext()
-    from pokerdyn.games.size import resource_limits
-    return resource_limits(max_memory, bool(force))
 
 
 def _game_and_values(spec: "str | Game", pot: Any, options: Mapping[str, Any]
@@ -324,7 +317,7 @@ def qre(game: "str | Game", pot: Any = None, *, lambdas: Any = None, pots: Any =
     >>> list(r.timings)
     ['compile', 'branch', 'limit', 'identification', 'certification']
     """
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         g, values, exact = _game_and_values(game, pot, options)
         if pots is not None:
             if lambdas is not None or pot is not None or stability:
@@ -575,7 +568,7 @@ def qre_fit(game: "str | Game", counts: Any, pot: Any = None, *, level: Any = 0.
     level = parse_float(level, "--level", low=0.0, high=1.0, low_open=True, high_open=True)
     if isinstance(counts, (str, os.PathLike)):
         counts = read_json_file(counts, "counts")   # before the game is built
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         g, values, _ = _game_and_values(game, pot, options)
         from pokerdyn.games import compile_game
         from pokerdyn.solvers.qre.estimate import check_counts, counts_from_json, fit_lambda

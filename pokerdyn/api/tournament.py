@@ -13,10 +13,10 @@ Methods are named as in the registry (:mod:`pokerdyn.solvers.methods`): ``fp``, 
 (:data:`pokerdyn.solvers.tournament.METHOD_ALIASES`: the CFR family there is CFR+ only)."""
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokerdyn.api.inputs import build_limits
 from pokerdyn.api.result import Result, Stages
 from pokerdyn.games.errors import GameError
 
@@ -44,13 +44,6 @@ def _numbers(value: Any, what: str, **kw: Any) -> list[float]:
     return parse_list(_text(value), what, **kw)
 
 
-def _limits(max_memory: Any, force: bool):
-    """Game builds under ``max_memory`` unless ``force`` (games.size.resource_limits); the
-    caller's limits stay when neither is given."""
-    if max_memory is None and not force:
-        return contextlib.nullcontext()
-    from pokerdyn.games.size import resource_limits
-    return resource_limits(max_memory, bool(force))
 
 
 def _blinds_ante(blinds: Any, ante: Any) -> tuple[list[float], float]:
@@ -393,7 +386,7 @@ def pushfold(stacks: Any, *, blinds: Any = (0.5, 1), ante: Any = 0, button: int 
     from pokerdyn.games.tournament.icm import check_payouts
     from pokerdyn.games.tournament.jamfold import table
 
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         t = table(stacks, blinds, ante, button)
         if payouts is not None:
             check_payouts(payouts, len(stacks))
@@ -629,7 +622,7 @@ def pushfold_chart(*, blinds: Any = (0.5, 1), ante: Any = 0, max_stack: Any = 20
     grid = chart_stacks(top, step, blinds[1] + ante, bool(force))
     near_bb = parse_float(margin, "margin", low=0)
     stages = Stages()
-    with _limits(max_memory, force):
+    with build_limits(max_memory, force):
         start = time.perf_counter()
         with stages("chart"):
             model = hands.preflop_model()
