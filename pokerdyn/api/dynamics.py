@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from pokerdyn.api.inputs import game_and_values
 from pokerdyn.api.result import Result, Stages
 from pokerdyn.games import Game, GameError
 
@@ -37,12 +38,6 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def _game_and_values(spec: "str | Game", pot: Any) -> tuple[Game, dict[str, float]]:
-    """The game (pokerdyn.api.inputs.game) and its values (``pot`` sets ``P``, as --pot)."""
-    from pokerdyn.api.inputs import game, pot_value
-
-    g = game(spec)
-    return g, ({} if pot is None else {"P": float(pot_value(g, pot))})
 
 
 def _rates(k: Any, n_players: int) -> Any:
@@ -392,7 +387,7 @@ def ode(game: "str | Game", *, pot: Any = None, k: Any = None, init: Any = None,
     _choice(normalisation, "normalisation", ("paper", "raw"))
     _choice(reduce, "reduce", ("none", "dominance"))
     with stages("model"):
-        g, values = _game_and_values(game, pot)
+        g, values = game_and_values(game, pot)
         if phase is not None:  # the names before the model is built (quick and clear)
             parse_phase(phase, g.named_names)
         from pokerdyn.dynamics import ode_model
@@ -640,7 +635,7 @@ def lyapunov(game: "str | Game", *, pot: Any = None, starts: Any = 3, init: Any 
         parse_float(t_skip, "t-skip", low=0.0, high=t_end, high_open=True)
     tau = parse_float(tau, "tau", low=0.0, low_open=True, high=t_end)
     with stages("model"):
-        g, values = _game_and_values(game, pot)
+        g, values = game_and_values(game, pot)
         model = ode_model(g, values, k=_rates(k, g.n_players), normalisation=normalisation,
                           fixed="dominance" if reduce == "dominance" else None)
     sec_given = _section(section, model.names) if section else None
@@ -707,7 +702,7 @@ def _play_setup(command: str, game: Any, pot: Any, estimator: str, deals: Any):
     if "P" not in g.param_names:  # the repeated-play model is Billingham's (pot P)
         raise GameError(f"{command} plays games with a pot parameter P (skp, kuhn3-third); "
                         f"{g.name!r} has none")
-    g, values = _game_and_values(g, pot)
+    g, values = game_and_values(g, pot)
     if estimator not in ESTIMATORS:
         raise GameError(f"unknown estimator {estimator!r}; allowed: {', '.join(ESTIMATORS)}")
     allowed = deal_counts(g)

@@ -281,16 +281,13 @@ def refuse_lp_beyond_two_players(spec: str,
         raise GameError(f"{needs}; {spec!r} has {p} players (use fp, hedge or cfr+)")
 
 
-def game_and_values(name: str, pot: str | None,
+def game_and_values(spec: "str | Game", pot: Any = None,
                     **options: Any) -> tuple[Game, dict[str, float]]:
-    """The game (a spec, or a .efg file; built with ``options``) and its parameter values
-    (``--pot`` sets ``P``)."""
-    game = load_game(name, **options)
-    values: dict[str, float] = {}
-    if pot is not None:
-        require_pot(game)
-        values["P"] = float(parse_pot(pot, game))
-    return game, values
+    """The game (:func:`game`: a spec, a .efg file or a Game, built with ``options``) and its
+    parameter values: ``pot`` (as ``--pot`` takes it, or a number; :func:`pot_value`) sets
+    ``P``."""
+    g = game(spec, **options)
+    return g, ({} if pot is None else {"P": float(pot_value(g, pot))})
 
 
 def require_pot(game: Game) -> None:

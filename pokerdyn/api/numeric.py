@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
-from pokerdyn.api.inputs import build_limits
+from pokerdyn.api.inputs import build_limits, game_and_values
 from pokerdyn.api.result import Result, Stages
 from pokerdyn.games.errors import GameError
 
@@ -31,17 +31,6 @@ KINDS = ("strong", "weak", "pot")  # collusion kinds
 # -- shared steps -----------------------------------------------------------------------------
 
 
-def _game_and_values(spec: "str | Game", pot: Any,
-                     options: Mapping[str, Any]) -> "tuple[Game, dict[str, float]]":
-    """The game (pokerdyn.api.inputs.game) and its parameter values (``pot`` sets ``P``,
-    checked as ``--pot``)."""
-    from pokerdyn.api.inputs import game, pot_value
-
-    g = game(spec, **options)
-    values: dict[str, float] = {}
-    if pot is not None:
-        values["P"] = float(pot_value(g, pot))
-    return g, values
 
 
 def _tol(tol: Any) -> float | None:
@@ -280,7 +269,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         check_output_file(str(strategy_out), "strategy-out")
     with build_limits(max_memory, force):
         with stages("build"):
-            g, values = _game_and_values(game, pot, options)
+            g, values = game_and_values(game, pot, **options)
         with stages("compile"):
             from pokerdyn.games import compile_game
             cg = compile_game(g, values)
@@ -476,7 +465,7 @@ def compare(game: "str | Game", methods: "str | Sequence[str]" = ("fp", "hedge",
         _refuse_lp(game)
     with build_limits(max_memory, force):
         with stages("build"):
-            g, values = _game_and_values(game, pot, options)
+            g, values = game_and_values(game, pot, **options)
         with stages("compile"):
             from pokerdyn.games import compile_game
             cg = compile_game(g, values)
