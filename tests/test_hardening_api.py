@@ -15,7 +15,6 @@ import os
 import subprocess
 import sys
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,7 +27,6 @@ from pokerdyn.games.catalog.registry import make_game
 from pokerdyn.games.strategy import check_strategy, uniform_strategy
 from pokerdyn.solvers import _kernels as K
 
-ROOT = Path(__file__).resolve().parents[1]
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True)
 
 _CG: dict = {}
@@ -418,8 +416,7 @@ def test_kernels_stay_inside_their_arrays_with_numba_boundscheck(tmp_path):
     as the cached kernels here (the subprocess's own out-of-bounds call shows the checks
     are on)."""
     names = ["kuhn", "leduc", "river", "kuhn3"]
-    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "nb"),
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "nb")}
     proc = subprocess.run([sys.executable, "-c", BOUNDS_SCRIPT, *names], cwd=tmp_path,
                           env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-3000:]

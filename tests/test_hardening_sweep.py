@@ -31,7 +31,6 @@ from pokerdyn.games import GameError
 from hostile import run_bad, snapshot
 from pokerdyn.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
 
 TOY = ('[sweep]\nexperiment = "toy"\nbase_seed = 7\n[fixed]\nn = 4\n'
        '[grid]\nmu = [0, 1, 2]\nsigma = [1, 2]\n')
@@ -355,8 +354,7 @@ def test_interrupt_keeps_finished_cells_and_resume_completes(tmp_path, monkeypat
     path = write(tmp_path, SLOW_TOML)
     out = tmp_path / "store"
     script = SLOW + "import sys\nfrom pokerdyn.cli import main\nsys.exit(main(sys.argv[1:]))\n"
-    env = {**os.environ, "SWEEP_TEST_HANG": "1",
-           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {**os.environ, "SWEEP_TEST_HANG": "1"}  # the installed package, not the source tree
     proc = subprocess.Popen([sys.executable, "-c", script, "sweep", str(path), "--out",
                              str(out), "--workers", "2", "--json"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -3,7 +3,6 @@ workers or a dask cluster, atomic per-cell storage, resume, never overwrite, bad
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -234,7 +233,6 @@ def test_missing_pyarrow_gives_install_hint(tmp_path, capsys, monkeypatch):
 def test_dask_local_cluster_gives_the_local_results(tmp_path, capsys, monkeypatch):
     from distributed import LocalCluster
 
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     path = toml(tmp_path)
     local = run_sweep(load_config(path), tmp_path / "local", workers=1, progress=False)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
