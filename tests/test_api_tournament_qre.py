@@ -10,22 +10,11 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 import pokerdyn as pd
-from test_cli_tournament import cli  # the in-process CLI runner (exit code, stdout, stderr)
+from test_cli_tournament import cli, fake_model  # the in-process CLI runner; the stand-in hand model
 import pokerdyn.games.tournament.hands as hands
-from pokerdyn.games.preflop.classes import CLASSES, RANKS, pair_probabilities
-from pokerdyn.games.tournament.showdown import HandModel
-
-
-def fake_model() -> HandModel:
-    names = CLASSES
-    st = np.array([(26 - RANKS.index(n[0]) - RANKS.index(n[1]) + 13 * (n[0] == n[1])
-                    + 2 * n.endswith("s")) / 40 for n in names])
-    eq = 0.5 + 0.45 * np.tanh(2 * (st[:, None] - st[None, :]))
-    return HandModel(names, pair_probabilities(), eq)
 
 
 @pytest.fixture
