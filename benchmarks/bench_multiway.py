@@ -1,4 +1,4 @@
-"""3-seat jam/fold over the 169 classes (solvers.tournament_classes): time, 3-way Monte
+"""3-seat jam/fold over the 169 classes (solvers.tournament.classes): time, 3-way Monte
 Carlo samples, exact NashConv and the largest threshold displacement; the ranges compared
 with the sampled game (solvers.tournament.jamfold_equilibrium) at the same stacks; and one
 class triple's 3-way outcomes exactly (every combo triple and board) against the table.
@@ -47,7 +47,7 @@ def run(argv=None) -> dict:
     ap.add_argument("--exact-triple", action="store_true")
     ap.add_argument("--json", default=None)
     a = ap.parse_args(argv)
-    from pokerdyn.solvers.tournament_classes import class_jamfold_equilibrium
+    from pokerdyn.solvers.tournament.classes import class_jamfold_equilibrium
     stacks = [float(x) for x in a.stacks.split(",")]
     payouts = None if a.payouts is None else [float(x) for x in a.payouts.split(",")]
     eq = class_jamfold_equilibrium(stacks, payouts=payouts, progress=True)

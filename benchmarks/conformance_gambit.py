@@ -243,11 +243,11 @@ def in_family(sol, point: dict[str, Fraction]) -> bool:
 
 def near_family(sol, point: dict[str, float]) -> float:
     """Max-norm distance from a float point (some named parameters) to the family
-    (solvers.crosscheck.distance_to_family on those parameters; its starting point is
+    (solvers.methods.crosscheck.distance_to_family on those parameters; its starting point is
     the whole family's sample)."""
     from dataclasses import fields
 
-    from pokerdyn.solvers.crosscheck import distance_to_family
+    from pokerdyn.solvers.methods.crosscheck import distance_to_family
     from pokerdyn.solvers.symbolic.axis.piecewise import Solution
 
     kept = tuple((n, v) for n, v in sol.strategy if n in point)

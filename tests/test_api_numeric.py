@@ -182,8 +182,8 @@ def test_collusion_json_is_the_api_to_dict(capsys, argv, call):
 # -- one registry -----------------------------------------------------------------------------
 def test_one_registry_cfr_means_vanilla_cfr_everywhere():
     from pokerdyn.games import compile_game, get_game
-    from pokerdyn.solvers.collusion import iterative_solver
-    from pokerdyn.solvers.compare import compare
+    from pokerdyn.solvers.methods.collusion import iterative_solver
+    from pokerdyn.solvers.methods.compare import compare
     from pokerdyn.solvers.learning.cfr_plus import cfr
     from pokerdyn.solvers.methods import (COLLUSION_METHODS, COMPARE_METHODS, METHODS,
                                           SOLVE_METHODS, describe, run_method)

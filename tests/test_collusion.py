@@ -1,5 +1,5 @@
 """Collusion: win sharing for any game (games.collusion), the public / private / suspicious
-payoffs with a rotating dealer (solvers.collusion; Mercer, hold'em paper sec. 5) and the
+payoffs with a rotating dealer (solvers.methods.collusion; Mercer, hold'em paper sec. 5) and the
 ``collusion`` command, on 3-player Kuhn poker."""
 import dataclasses
 import json
@@ -16,7 +16,7 @@ from pokerdyn.games.catalog.registry import GAME_OPTIONS
 from pokerdyn.games.collusion import share_winnings
 from pokerdyn.games.tree import Infoset
 from pokerdyn.cli import main
-from pokerdyn.solvers.collusion import ROTATION, collusion_payoffs, iterative_solver
+from pokerdyn.solvers.methods.collusion import ROTATION, collusion_payoffs, iterative_solver
 from pokerdyn.solvers.evaluation import expected_payoffs
 
 K3 = kuhn3()

@@ -11,7 +11,7 @@ import pytest
 from pokerdyn.games import GameError, compile_game
 from pokerdyn.games.catalog.registry import make_game
 from pokerdyn.cli import main
-from pokerdyn.solvers.collusion import (ROTATION, Solved, check_epsilon, collusion_payoffs,
+from pokerdyn.solvers.methods.collusion import (ROTATION, Solved, check_epsilon, collusion_payoffs,
                                iterative_solver, transplant)
 from pokerdyn.solvers.evaluation import expected_payoffs, regrets
 from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play

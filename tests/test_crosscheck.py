@@ -9,7 +9,7 @@ import sympy as sp
 
 from pokerdyn.games import get_game
 from pokerdyn.cli import main
-from pokerdyn.solvers.crosscheck import crosscheck, distance_to_family, exact_nash_conv
+from pokerdyn.solvers.methods.crosscheck import crosscheck, distance_to_family, exact_nash_conv
 from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
 from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at
 

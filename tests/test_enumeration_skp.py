@@ -7,7 +7,7 @@ import pytest
 import sympy as sp
 
 from pokerdyn.games import GameBuilder, GameError, get_game
-from pokerdyn.solvers.crosscheck import exact_nash_conv
+from pokerdyn.solvers.methods.crosscheck import exact_nash_conv
 from pokerdyn.solvers.symbolic.model.conditions import conditions
 from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces
 

@@ -284,7 +284,7 @@ def test_iterations_must_be_a_positive_integer(iterations):
 
 
 def test_transplant_and_realization_plan_check_their_profiles():
-    from pokerdyn.solvers.collusion import transplant
+    from pokerdyn.solvers.methods.collusion import transplant
     from pokerdyn.solvers.sequence.form import sequence_form
 
     cg = cg_of("kuhn")

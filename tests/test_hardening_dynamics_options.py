@@ -134,8 +134,9 @@ def test_ode_run_beyond_the_step_budget_refused_up_front(argv, tmp_path, monkeyp
     from pokerdyn.dynamics.ode import equilibria
 
     monkeypatch.setattr(solve, "solve_ivp", _fail)
-    monkeypatch.setattr(equilibria, "find_equilibria", _fail, raising=False)
+    # the package's name first: it is looked up lazily in the module patched next
     monkeypatch.setattr(dynamics, "find_equilibria", _fail)
+    monkeypatch.setattr(equilibria, "find_equilibria", _fail, raising=False)
     run_bad(argv, ("t-end",), tmp_path)
 
 

@@ -353,9 +353,9 @@ def test_solve_refuses_centuries_before_solving(tmp_path, monkeypatch, method):
 def test_compare_counts_its_time_budget(tmp_path, monkeypatch):
     """compare runs each method for --seconds at most: the default 30 s with a huge
     --iterations is fine; --seconds 1e9 with it is refused before any method runs."""
-    import pokerdyn.solvers.compare
+    import pokerdyn.solvers.methods.compare
     from pokerdyn import solvers
-    monkeypatch.setattr(solvers.compare, "compare", _reach)
+    monkeypatch.setattr(solvers.methods.compare, "compare", _reach)
     run_bad(["compare", "kuhn", "--iterations", "1e15", "--seconds", "1e9"],
             ("iterations=1,000,000,000,000,000",), tmp_path)
     with pytest.raises(Reached):

@@ -126,7 +126,7 @@ def test_the_guard_refuses_a_huge_openspiel_game_before_the_walk(tmp_path, monke
 
 def test_the_openspiel_estimate_is_close():
     pytest.importorskip("pyspiel")
-    from pokerdyn.games.openspiel import estimate_openspiel
+    from pokerdyn.games.io.openspiel import estimate_openspiel
     est = estimate_openspiel("leduc_poker")
     assert 9457 / 2 < est.nodes < 9457 * 2          # OpenSpiel's leduc_poker: 9,457 histories
     assert estimate_openspiel("leduc_poker") == est  # seeded: the same estimate every time

@@ -217,13 +217,6 @@ def test_cli_games_and_solve_take_openspiel_names(capsys):
     assert "nodes" in capsys.readouterr().err
 
 
-def test_games_openspiel_is_the_public_face():
-    import pokerdyn.games.io.openspiel as io_mod
-    import pokerdyn.games.openspiel as face
-    assert face.load_openspiel is io_mod.load_openspiel
-    assert face.openspiel_game("openspiel:kuhn_poker") is io_mod.openspiel_game("openspiel:kuhn_poker")
-
-
 class _RewardState:
     """One decision of player 0 with two actions; a reward of 1 + action on the way to each
     terminal, which returns() forget when ``honest`` is False (a broken game: refused)."""

@@ -1,5 +1,5 @@
 """The 3-seat class-level jam/fold game (games.tournament.ranged) and its certification
-(solvers.tournament_classes): seat orders of the Monte Carlo triples, the propagated Monte
+(solvers.tournament.classes): seat orders of the Monte Carlo triples, the propagated Monte
 Carlo standard deviation against the spread over seeds, zero-sum payoffs, bad input."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pokerdyn.games.tournament.jamfold import _terminal_values, table
 from pokerdyn.games.tournament.ranged import class_jamfold, ordered_outcomes
 from pokerdyn.games.tournament.showdown import weak_orderings
 from pokerdyn.games.tree import TERMINAL
-from pokerdyn.solvers.tournament_classes import gain_sd
+from pokerdyn.solvers.tournament.classes import gain_sd
 
 AA, KK, O72 = (class_index(c) for c in ("AA", "KK", "72o"))
 
@@ -106,7 +106,7 @@ def test_cli_refuses_the_class_model_for_four_seats(capsys):
 def test_jamfold_equilibrium_wraps_the_class_model(game_with_one_triple, monkeypatch):
     """model="classes" reports the class loop's result in JamfoldEquilibrium's fields (the
     loop itself is stubbed: its full run takes minutes, BENCHMARKS.md)."""
-    import pokerdyn.solvers.tournament_classes as tc
+    import pokerdyn.solvers.tournament.classes as tc
     from pokerdyn.solvers.tournament import jamfold_equilibrium
     tw, cj = game_with_one_triple
     cj_h = class_jamfold([10.1, 10.1, 10.1], three_way=tw)

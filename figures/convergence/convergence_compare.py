@@ -9,7 +9,7 @@ from typing import Mapping
 import numpy as np
 
 from pokerdyn.games import compile_game, get_game
-from pokerdyn.solvers.compare import compare
+from pokerdyn.solvers.methods.compare import compare
 from pokerdyn.solvers.iterative import SolverResult
 
 from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure

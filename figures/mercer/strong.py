@@ -98,7 +98,7 @@ def readings(rules: str, method: str, tol: float, kinds, progress: bool = False)
     """One entry of :func:`run`: the game without collusion and each kind at each seating,
     solved by ``method``, with public and private (the non-colluder keeps her no-collusion
     strategy) payoffs."""
-    from pokerdyn.solvers.collusion import transplant
+    from pokerdyn.solvers.methods.collusion import transplant
     from pokerdyn.solvers.evaluation import expected_payoffs
 
     g0 = compiled(rules, None)

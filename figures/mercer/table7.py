@@ -26,7 +26,7 @@ import numpy as np
 
 from pokerdyn.games.catalog.registry import make_game
 from pokerdyn.games.io.files import write_atomically
-from pokerdyn.solvers.collusion import PAPER_FP_CHECK, ROTATION, Solved, collusion_payoffs, record
+from pokerdyn.solvers.methods.collusion import PAPER_FP_CHECK, ROTATION, Solved, collusion_payoffs, record
 from pokerdyn.solvers.evaluation import regrets
 from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 

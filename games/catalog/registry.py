@@ -356,7 +356,7 @@ def _guard_openspiel(text: str, max_memory, force) -> None:
     if est is not None and est.nodes > 2 * MAX_NODES and not forced:
         raise GameError(f"game {spec} has about {est.nodes:,} histories (estimate), more than "
                         f"the allowed {MAX_NODES:,} of the OpenSpiel importer (max_nodes of "
-                        "pokerdyn.games.openspiel.load_openspiel; --force tries anyway)")
+                        "pokerdyn.games.io.openspiel.load_openspiel; --force tries anyway)")
 
 
 @lru_cache(maxsize=8)

@@ -455,7 +455,7 @@ def crosscheck(game: Any, pots: Any = CROSSCHECK_POTS, *, starts: Any = 10,
     >>> r.failures, len(r.pots[0].families)
     (0, 3)
     """
-    from pokerdyn.solvers.crosscheck import crosscheck as run
+    from pokerdyn.solvers.methods.crosscheck import crosscheck as run
 
     stages = Stages()
     starts = parse_int(starts, "starts", low=1, high=10_000)

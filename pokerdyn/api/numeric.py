@@ -349,7 +349,7 @@ class CompareResult(Result):
                     for m, r in self.runs.items()}, "plot": self.plot_file}
 
     def to_text(self) -> str:
-        from pokerdyn.solvers.compare import value_at
+        from pokerdyn.solvers.methods.compare import value_at
 
         runs = self.runs
         lines = [f"{self.description}",
@@ -470,7 +470,7 @@ def compare(game: "str | Game", methods: "str | Sequence[str]" = ("fp", "hedge",
             from pokerdyn.games import compile_game
             cg = compile_game(g, values)
     check_solver_work(force, names, iterations, cg.n_nodes, seconds=seconds)
-    from pokerdyn.solvers import compare as comparing  # looked up at call time
+    from pokerdyn.solvers.methods import compare as comparing  # looked up at call time
 
     with stages("solve"):
         runs = comparing.compare(cg, names, seconds=seconds, iterations=iterations, tol=tol,
@@ -492,7 +492,7 @@ def compare(game: "str | Game", methods: "str | Sequence[str]" = ("fp", "hedge",
 
 # -- collusion --------------------------------------------------------------------------------
 def collusion_game_maker(spec: Any):
-    """``make(collusion, colluders)`` for :func:`pokerdyn.solvers.collusion.collusion_payoffs`
+    """``make(collusion, colluders)`` for :func:`pokerdyn.solvers.methods.collusion.collusion_payoffs`
     from a spec whose game takes the collusion options; GameError (one line) for a game
     without them."""
     from pokerdyn.games import GAMES
@@ -525,7 +525,7 @@ def collusion_game_maker(spec: Any):
 class CollusionResult(Result):
     """Payoffs per hand under collusion (``pokerdyn collusion``), the dealer rotating, each
     case ordered (C, A, B): ``payoffs`` is the
-    :class:`~pokerdyn.solvers.collusion.CollusionPayoffs` (per-seating detail)."""
+    :class:`~pokerdyn.solvers.methods.collusion.CollusionPayoffs` (per-seating detail)."""
 
     game: str
     kind: str
@@ -539,7 +539,7 @@ class CollusionResult(Result):
     timings: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        from pokerdyn.solvers.collusion import record
+        from pokerdyn.solvers.methods.collusion import record
 
         return record(self.payoffs, self.game, self.method, self.tol, self.epsilon)
 
@@ -565,7 +565,7 @@ class CollusionResult(Result):
         """One row per case (public, private, suspicious), one column per role (C, A, B)."""
         import pandas as pd
 
-        from pokerdyn.solvers.collusion import ORDER
+        from pokerdyn.solvers.methods.collusion import ORDER
 
         return pd.DataFrame([self.public, self.private, self.suspicious],
                             index=["public", "private", "suspicious"], columns=list(ORDER))
@@ -574,7 +574,7 @@ class CollusionResult(Result):
         """The payoff per hand of C, A and B in each case, as grouped bars."""
         import numpy as np
 
-        from pokerdyn.solvers.collusion import ORDER
+        from pokerdyn.solvers.methods.collusion import ORDER
 
         ax = _new_axes(ax)
         cases = ("public", "private", "suspicious")
@@ -630,7 +630,7 @@ def collusion(game: str, kind: str, *, method: str = "cfr+", tol: Any = None,
     """
     from pokerdyn.api.inputs import check_solver_work, parse_float
     from pokerdyn.games.errors import shown
-    from pokerdyn.solvers.collusion import (ROTATION, check_epsilon, collusion_payoffs,
+    from pokerdyn.solvers.methods.collusion import (ROTATION, check_epsilon, collusion_payoffs,
                                             iterative_solver)
     from pokerdyn.solvers.methods import COLLUSION_METHODS, check_method
 

@@ -84,7 +84,7 @@ class JamfoldEquilibrium:
     errors of zero (the sample cannot tell the two actions apart there; mixed decisions of
     the equilibrium count too).
 
-    With ``model="classes"`` (3 seats, :mod:`solvers.tournament_classes`) ``samples`` counts
+    With ``model="classes"`` (3 seats, :mod:`solvers.tournament.classes`) ``samples`` counts
     the 3-way Monte Carlo deals, ``nodes`` the public nodes, ``standard_error`` is the Monte
     Carlo standard deviation of the payoffs, ``undetermined`` the share of (decision, class)
     whose gain is within 2 standard deviations of 0, ``threshold_error`` the largest
@@ -178,7 +178,7 @@ def jamfold_equilibrium(stacks: ArrayLike, blinds: Sequence[float] = (0.5, 1.0),
 
 def _classes(stacks, blinds, ante, payouts, button, samples, seed, iterations,
              max_displacement, progress) -> JamfoldEquilibrium:
-    from pokerdyn.solvers.tournament_classes import class_jamfold_equilibrium, payoff_sd
+    from pokerdyn.solvers.tournament.classes import class_jamfold_equilibrium, payoff_sd
     if np.asarray(stacks).size != 3:
         raise GameError(f"model='classes' solves 3 seats, not {np.asarray(stacks).size} "
                         "(use model='sampled')")

@@ -24,6 +24,12 @@ line of its docstring (:func:`describe`).  Each command offers a subset
 own functions (:func:`~pokerdyn.solvers.learning.fictitious_play.fictitious_play`,
 :func:`~pokerdyn.solvers.learning.cfr_plus.cfr`, ...) are unchanged: this module only names
 them.  Heavy modules (numba kernels, scipy) load when a method runs.
+
+The analyses that run the methods by name live beside the registry: :mod:`.compare`
+(several methods under one budget), :mod:`.crosscheck` (fictitious play against the exact
+families) and :mod:`.collusion` (Mercer's public/private/suspicious collusion payoffs).  They
+sit in this folder, not in ``solvers/``, so that ``solvers/``'s own modules (evaluation, the
+iterative loop, the exact profile) import none of the method folders that import them.
 """
 from __future__ import annotations
 
