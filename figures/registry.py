@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from pokerdyn.games.errors import GameError
+
 FIGURES: dict[str, str] = {
     "fp_convergence": "pokerdyn.figures.convergence.fp_convergence",
     "river_value_bet_size": "pokerdyn.figures.river.value_bet_size",
@@ -57,5 +59,5 @@ FIGURES: dict[str, str] = {
 def load(name: str) -> ModuleType:
     """Import the figure module registered as ``name``."""
     if name not in FIGURES:
-        raise ValueError(f"unknown figure {name!r}; available: {', '.join(FIGURES)}")
+        raise GameError(f"unknown figure {name!r}; available: {', '.join(FIGURES)}")
     return importlib.import_module(FIGURES[name])

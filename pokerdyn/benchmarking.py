@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from pokerdyn.games.errors import GameError
+
 FORMAT = "pokerdyn-benchmarks/1"
 BEGIN = "<!-- BEGIN GENERATED BENCHMARK TABLES (python -m benchmarks ... --markdown) -->"
 END = "<!-- END GENERATED BENCHMARK TABLES -->"
@@ -180,7 +182,7 @@ def load(path: str | os.PathLike) -> list[BenchmarkRun]:
     """The runs of a result file."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
-        raise ValueError(f"{path}: not a benchmark result file (format {data.get('format')!r},"
+        raise GameError(f"{path}: not a benchmark result file (format {data.get('format')!r},"
                          f" expected {FORMAT!r})")
     return [BenchmarkRun.from_dict(r) for r in data["runs"]]
 

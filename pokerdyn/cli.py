@@ -1,8 +1,10 @@
 """The ``pokerdyn`` command.  Each subcommand is a module of ``pokerdyn.commands`` with
 ``add_arguments(parser)`` and ``run(args) -> int``; adding one is one line in COMMANDS.
 
-Bad input (GameError, ValueError from argument checks, argparse's usage errors, OSError on
-a file named on the command line) prints one line and exits 2.  SIGINT and SIGTERM raise
+Bad input (GameError, the front door's one exception type; UsageError and argparse's usage
+errors; OSError on a file named on the command line) prints one line and exits 2.  Any other
+exception, a plain ValueError included, is a defect, not bad input: it is not dressed up as
+a one-line error but shown with its traceback.  SIGINT and SIGTERM raise
 KeyboardInterrupt (:class:`Terminated` for SIGTERM) in the command, so its ``finally``
 blocks run and what it finished is kept; the exit code is then 130 (143 for SIGTERM), also
 when the command swallowed the interrupt (:func:`check_interrupted`).
@@ -245,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args) -> int:
-    """Run the command: bad input (GameError, ValueError, UsageError, OSError) is one line
-    on stderr and exit 2; KeyboardInterrupt goes to :func:`main`."""
+    """Run the command: bad input (GameError, UsageError, OSError) is one line on stderr
+    and exit 2; KeyboardInterrupt goes to :func:`main`."""
     from pokerdyn.games import GameError
 
     from pokerdyn.commands.common import UsageError, resource_context
@@ -254,7 +256,7 @@ def _run(args) -> int:
     try:
         with _stage_messages(), resource_context(args):
             return int(args._module.run(args) or 0)
-    except (GameError, UsageError, ValueError) as exc:
+    except (GameError, UsageError) as exc:
         print(f"pokerdyn: error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (`pokerdyn games | head`): not an error

@@ -267,3 +267,26 @@ def test_strategies_generate_only_bad_values(pos, nonneg, prob, int_pos, pot):
     assert not (math.isfinite(num(int_pos)) and num(int_pos) >= 1
                 and num(int_pos).is_integer())
     assert not (math.isfinite(num(pot)) and num(pot) > 0)
+
+
+def test_only_the_one_exception_type_is_bad_input(capsys):
+    """GameError (the front door's exception) and UsageError are bad input: one line, exit 2.
+    A plain ValueError is a defect, not bad input: it propagates with its traceback instead
+    of being dressed up as a one-line error (issue 35)."""
+    import argparse
+    import types
+
+    from pokerdyn import cli
+    from pokerdyn.commands.common import UsageError
+    from pokerdyn.games import GameError
+
+    def args_raising(exc):
+        def run(_args):
+            raise exc
+        return argparse.Namespace(_module=types.SimpleNamespace(run=run))
+
+    for exc in (GameError("pot='x': not a number"), UsageError("--pots: empty")):
+        assert cli._run(args_raising(exc)) == 2
+        assert capsys.readouterr().err == f"pokerdyn: error: {exc}\n"
+    with pytest.raises(ValueError, match="a defect"):
+        cli._run(args_raising(ValueError("a defect")))

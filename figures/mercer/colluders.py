@@ -20,6 +20,7 @@ import numpy as np
 
 from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.mercer.render import DATA, heavy_results
+from pokerdyn.games.errors import GameError
 
 KINDS = ("strong", "weak", "pot")
 NAME = "mercer_colluders"
@@ -184,7 +185,7 @@ def _draw(heavy: bool, out_dir: Path | None) -> tuple[Figure, list[dict]]:
         run(path, players=(5,), iterations=20, growth=2)
 
     if heavy and out_dir is None:
-        raise ValueError("heavy needs an out_dir for its results")
+        raise GameError("heavy needs an out_dir for its results")
     path, results = heavy_results(RESULTS, out_dir, heavy, solve_all)
     rows = []
     for game in ("smh", "mmh"):

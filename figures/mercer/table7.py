@@ -32,6 +32,7 @@ from pokerdyn.solvers.learning.paper_fp import paper_fictitious_play
 
 from pokerdyn.figures.base import FigureResult
 from pokerdyn.figures.mercer.render import COMMITTED, DATA, PAPER_PAYOFF_ERROR
+from pokerdyn.games.errors import GameError
 
 NAME = "mercer_table7"
 SPEC = "mercer-mmh(players=3)"
@@ -76,7 +77,7 @@ def _resumable_fp(cg, epsilon: float, cache: Path, name: str) -> tuple[np.ndarra
         with np.load(part) as z:
             t, sigma = int(z["t"]), z["sigma"]
         if t % step != 1:
-            raise ValueError(f"checkpoint {part} at iteration {t}: not one past a chunk's "
+            raise GameError(f"checkpoint {part} at iteration {t}: not one past a chunk's "
                              f"last check (a multiple of {step}, plus 1)")
     seconds = 0.0
     while True:
