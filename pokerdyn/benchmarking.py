@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from pokerdyn.games.errors import GameError
-
+# Standard library only: `python -m benchmarks` runs from the repository root, where the
+# source folder pokerdyn/ (without games/, solvers/, ...) is what `import pokerdyn` finds.
 FORMAT = "pokerdyn-benchmarks/1"
 BEGIN = "<!-- BEGIN GENERATED BENCHMARK TABLES (python -m benchmarks ... --markdown) -->"
 END = "<!-- END GENERATED BENCHMARK TABLES -->"
@@ -182,7 +182,7 @@ def load(path: str | os.PathLike) -> list[BenchmarkRun]:
     """The runs of a result file."""
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
-        raise GameError(f"{path}: not a benchmark result file (format {data.get('format')!r},"
+        raise ValueError(f"{path}: not a benchmark result file (format {data.get('format')!r},"
                          f" expected {FORMAT!r})")
     return [BenchmarkRun.from_dict(r) for r in data["runs"]]
 
