@@ -132,7 +132,7 @@ def equilibria(game: Any, pot: Any = None, *, method: str = "auto", seeds: int |
     method : str
         ``"auto"`` (chosen by the game's size, recorded with the reason), or one of
         ``casesearch``, ``behaviour-supports``, ``axis``, ``supports``
-        (:mod:`pokerdyn.solvers.symbolic.entry`).
+        (``pokerdyn.solvers.symbolic.entry``).
     seeds, seed, workers : int, optional
         Learning runs proposing supports (support method), their seed, processes.
     state : str, optional

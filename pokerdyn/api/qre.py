@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping
 
+from pokerdyn.api.exact_text import strategy_text
 from pokerdyn.api.inputs import build_limits
 from pokerdyn.api.result import Result, Stages
 from pokerdyn.games.errors import GameError
@@ -235,9 +236,9 @@ def _text(res: dict) -> str:
         out.append(f"  {_fmt(lim['strategy'])}")
         fam = lim.get("family", "n/a")
         if isinstance(fam, dict):
-            out.append(f"  family {fam['index']}: " + ", ".join(f"{k} = {v}" for k, v in
-                                                              fam["strategy"].items())
-                       + (f"; free: {fam['free']}" if fam["free"] else ""))
+            at = ", ".join(f"{k} = {v:.6g}" for k, v in (fam["free"] or {}).items())
+            out.append(f"  family {fam['index']}: {strategy_text(fam['strategy'])}"
+                       + (f"; the limit at {at}" if at else ""))
             out.append(f"  exact NashConv of the family point: {fam['exact_nash_conv']}")
         elif fam is None:
             out.append("  matched no enumerated family")

@@ -108,7 +108,7 @@ def reproduce(out: str | os.PathLike = "pokerdyn-out", only: str | Sequence[str]
               force: bool = False, seed: int = 0, progress: bool = False) -> Reproduced:
     """Draw the papers' figures and tables into ``out`` with a report.
 
-    Runs the figure modules of :data:`pokerdyn.figures.registry.FIGURES` (each module's
+    Runs the figure modules of ``pokerdyn.figures.registry.FIGURES`` (each module's
     ``main``; its ``figure`` function returns the matplotlib Figure without saving it) and
     writes their files, ``done.json`` (a record per finished figure, so that an interrupted
     run resumes) and ``report.md``.

@@ -565,7 +565,7 @@ def pushfold_chart(*, blinds: Any = (0.5, 1), ante: Any = 0, max_stack: Any = 20
     A class is *played* at a stack when its push (call) probability exceeds 1/2; each
     choice's EV margin (big blinds) against the other player's LP strategy, and its range
     over all optimal strategies (the optimal face), are reported too
-    (:func:`pokerdyn.solvers.tournament.hu_chart_faces`).
+    (``pokerdyn.solvers.tournament.hu_chart_faces``).
 
     Parameters
     ----------

@@ -20,14 +20,14 @@ paper-fp   the hold'em paper's fictitious play (Mercer's ``Strategies.nes``), st
 
 A method is a plain function ``run(cg, options)``; its one-line description is the first
 line of its docstring (:func:`describe`).  Each command offers a subset
-(:data:`SOLVE_METHODS`, :data:`COMPARE_METHODS`, :data:`COLLUSION_METHODS`).  The solvers'
-own functions (:func:`~pokerdyn.solvers.learning.fictitious_play.fictitious_play`,
-:func:`~pokerdyn.solvers.learning.cfr_plus.cfr`, ...) are unchanged: this module only names
+(``SOLVE_METHODS``, ``COMPARE_METHODS``, ``COLLUSION_METHODS``).  The solvers'
+own functions (``pokerdyn.solvers.learning.fictitious_play.fictitious_play``,
+``pokerdyn.solvers.learning.cfr_plus.cfr``, ...) are unchanged: this module only names
 them.  Heavy modules (numba kernels, scipy) load when a method runs.
 
-The analyses that run the methods by name live beside the registry: :mod:`.compare`
-(several methods under one budget), :mod:`.crosscheck` (fictitious play against the exact
-families) and :mod:`.collusion` (Mercer's public/private/suspicious collusion payoffs).  They
+The analyses that run the methods by name live beside the registry: ``compare``
+(several methods under one budget), ``crosscheck`` (fictitious play against the exact
+families) and ``collusion`` (Mercer's public/private/suspicious collusion payoffs).  They
 sit in this folder, not in ``solvers/``, so that ``solvers/``'s own modules (evaluation, the
 iterative loop, the exact profile) import none of the method folders that import them.
 """
