@@ -47,6 +47,9 @@ class Figure(matplotlib.figure.Figure):
     summary: str = ""
     numbers: dict[str, Any] = {}
     source: str = ""
+    # True where the figure module placed its axes itself (a colour bar axes, a legend
+    # below): :func:`save` then keeps that layout instead of running tight_layout
+    fixed_layout: bool = False
 
 
 def described(fig: Figure, name: str, summary: str, numbers: dict[str, Any] | None = None,
@@ -69,6 +72,32 @@ def new_figure(nrows: int = 1, ncols: int = 1, size: tuple[float, float] = (6.4,
         return plt.subplots(nrows, ncols, figsize=size, FigureClass=Figure, **kw)
 
 
+def value_text(v: Any) -> str:
+    """A reported number as a reader writes it: 4 significant digits, lists joined by
+    commas, a dict as ``key: value`` pairs; text as it is (no Python reprs in a report)."""
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, (list, tuple)):
+        return ", ".join(value_text(x) for x in v)
+    if isinstance(v, dict):
+        return "; ".join(f"{k}: {value_text(x)}" for k, x in v.items())
+    if isinstance(v, int):
+        return f"{v:,}" if abs(v) >= 10_000 else str(v)
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def family_colours(n: int) -> list:
+    """One colour per family (or any ``n`` items a legend must tell apart): matplotlib's
+    ten distinct colours while they suffice, else ``n`` colours spread over a perceptually
+    ordered map, so that no colour repeats."""
+    if n <= 10:
+        return [f"C{i}" for i in range(n)]
+    cmap = matplotlib.colormaps["turbo"]
+    return [cmap(0.05 + 0.9 * i / (n - 1)) for i in range(n)]
+
+
 def save(fig, out_dir: Path, filename: str) -> Path:
     """Save ``fig`` as ``out_dir/filename`` (PNG unless the name says otherwise, 120 dpi),
     close it and return the path.  The file is written under a temporary name and renamed
@@ -79,7 +108,8 @@ def save(fig, out_dir: Path, filename: str) -> Path:
         # the layout is measured at the dpi the file is drawn at, so the text extents that
         # tight_layout computes are the ones the draw reuses (matplotlib caches them per dpi)
         fig.set_dpi(DPI)
-        fig.tight_layout()
+        if not getattr(fig, "fixed_layout", False):
+            fig.tight_layout()
         write_atomically(path, lambda tmp: fig.savefig(
             tmp, dpi=DPI, format=fmt, **({"pil_kwargs": {"compress_level": PNG_COMPRESSION}}
                                          if fmt == "png" else {})))

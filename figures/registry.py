@@ -56,6 +56,47 @@ FIGURES: dict[str, str] = {
 }
 
 
+
+# Seconds of each figure in a quick run (``reproduce --quick``, warm numba cache, 2 jobs on
+# the 2-core box of 2026-11-29, other work running): the weights of the progress bar, so that
+# its estimate of the time left follows what is left rather than the count of figures.
+QUICK_SECONDS: dict[str, float] = {
+    "full_street_dynamics": 18.0, "n_card": 1.5, "n_card_midrange": 1.8,
+    "mercer_tables_2p": 24.4, "full_street": 6.5, "kuhn3_family": 8.6,
+    "mercer_tables_3p": 14.8, "mercer_table7": 0.1, "kuhn3_pot": 6.5,
+    "kuhn3_p4_curves": 1.2, "mercer_table8": 9.1, "billingham_fig11": 5.3,
+    "billingham_fig12": 2.0, "billingham_fig13": 1.6, "billingham_fig14": 2.4,
+    "billingham_fig15": 1.5, "billingham_fig16": 0.9, "billingham_fig17": 0.9,
+    "mercer_fig2": 12.2, "mercer_epsilon": 1.3, "mercer_pot": 1.3, "mercer_colluders": 1.5,
+    "mercer_strong": 0.1, "mercer_report": 0.1, "billingham_table1": 9.7,
+    "qre_selection": 6.1, "alliance_transfer": 3.2, "qre_stability": 1.5,
+    "fp_convergence": 2.4, "ode_cycles": 5.2, "ode_manifold": 1.1,
+    "convergence_compare": 4.9, "ode_fates": 1.3, "ode_expectations": 1.5,
+    "ode_portrait3d": 1.4, "river_value_bet_size": 4.2, "river_strategy_tree": 0.8,
+    "ode_basin": 2.1, "river_table13": 6.5, "kuhn3_third_frequencies": 7.8,
+    "kuhn3_third_expectations": 1.6, "tournament_chart": 4.2, "skp_solutions": 1.6,
+    "skp_expectations": 1.9, "tournament_fp_hedge": 3.5,
+}
+
+# The reference papers, each with the figure-name prefixes of its figures (the report and
+# the documentation's gallery group the figures by these, in this order)
+PAPERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Billingham: three-player Kuhn poker, its equilibria and adaptive dynamics",
+     ("billingham_", "skp_", "kuhn3_", "ode_", "full_street", "alliance", "n_card")),
+    ("Quantal response on the Kuhn family", ("qre_",)),
+    ("Papadopoulos: the river game", ("river_",)),
+    ("Mercer: hold'em from rules, and collusion", ("mercer_",)),
+    ("Ganzfried and Sandholm: tournament endgames", ("tournament_",)),
+    ("Solver convergence (fictitious play, CFR+, the LP)", ("fp_convergence", "convergence_")),
+)
+
+
+def paper_of(name: str) -> str:
+    """The title of the paper a figure belongs to (:data:`PAPERS`); "Other figures" else."""
+    return next((title for title, prefixes in PAPERS if name.startswith(prefixes)),
+                "Other figures")
+
+
 def load(name: str) -> ModuleType:
     """Import the figure module registered as ``name``."""
     if name not in FIGURES:

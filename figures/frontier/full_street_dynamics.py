@@ -64,6 +64,17 @@ def lyapunov_panel(ax, runs: Sequence[ChaosRun], label: str = "", **kw):
     return ax
 
 
+def _spread(v: np.ndarray, name: str) -> tuple[np.ndarray, str]:
+    """Section coordinates as plotted: as they are, or, where the points agree to within a
+    millionth but not to rounding (a periodic orbit's one cluster), their deviation from the mean in a power of
+    ten named in the axis label (matplotlib's offset text would sit on the label)."""
+    scale = max(1.0, abs(float(v.mean())))
+    if len(v) < 2 or not 1e-12 * scale < np.ptp(v) < 1e-6 * scale:  # spread, or rounding only
+        return v, name
+    e = int(np.floor(np.log10(np.ptp(v))))
+    return (v - v.mean()) / 10.0 ** e, f"({name} - {v.mean():.7f}) / 1e{e}"
+
+
 def section_panel(ax, run: ChaosRun, axes: tuple[str, str] | None = None, **kw):
     """Poincare-section points of ``run`` projected on two frequencies (default: the two
     that vary most over the section)."""
@@ -73,9 +84,11 @@ def section_panel(ax, run: ChaosRun, axes: tuple[str, str] | None = None, **kw):
         order = np.argsort(-P.std(axis=0)) if len(P) else np.arange(len(names))
         axes = (names[order[0]], names[order[1]])
     i, j = names.index(axes[0]), names.index(axes[1])
-    ax.plot(P[:, i], P[:, j], ".", ms=3, **kw)
-    ax.set_xlabel(axes[0])
-    ax.set_ylabel(axes[1])
+    (x, xlabel), (y, ylabel) = _spread(P[:, i], axes[0]), _spread(P[:, j], axes[1])
+    ax.plot(x, y, ".", ms=3, **kw)
+    ax.ticklabel_format(useOffset=False)  # the labels say what is subtracted, not an offset
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     sec = run.section
     ax.set_title(f"section {sec[0]} = {sec[1]:g} (upward), {len(P)} points", fontsize=9)
     return ax

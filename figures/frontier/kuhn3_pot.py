@@ -20,7 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
+from pokerdyn.figures.base import (Figure, FigureResult, described, family_colours, finish,
+                                   new_figure)
+from pokerdyn.solvers.symbolic.axis.math_text import set_text
 
 DATA = Path(__file__).with_name("data") / "kuhn3_pot.json"
 LOW = Path(__file__).with_name("data") / "kuhn3_pot_low.json"  # the 5/2:7/2 sweep
@@ -88,6 +90,18 @@ def _on_grid(fn, grid: np.ndarray, th: list[float], k: int) -> np.ndarray:
                            ).reshape(len(grid), k)
 
 
+def _numbers(ks: list[int]) -> str:
+    """Family numbers with runs shortened: ``35-47, 52``."""
+    out, start = [], None
+    for i, k in enumerate(ks):
+        if start is None:
+            start = k
+        if i + 1 == len(ks) or ks[i + 1] != k + 1:
+            out.append(str(start) if start == k else f"{start}-{k}")
+            start = None
+    return ", ".join(out)
+
+
 def sp_low(p_set: str) -> float:
     """The lower end of a piece's P set (as printed by sympy) as a float, for sorting."""
     import sympy as sp
@@ -104,12 +118,14 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
     recs, lines, off = [], [], 0
     for sw in sweeps:
         recs += [dict(r, family=r["family"] + off) for r in sw["families"]]
-        lines += [(sp_low(q["p_set"]), f"P in {q['p_set']}: "
-                   f"{[i + 1 + off for i in q['families']]}") for q in sw["pieces"]]
+        lines += [(sp_low(q["p_set"]), f"{set_text(q['p_set'])}: "
+                   f"{_numbers([i + 1 + off for i in q['families']])}") for q in sw["pieces"]
+                  if q["families"]]  # a piece where no family was certified: left out
         off += max(r["family"] for r in sw["families"]) + 1
+    colours = family_colours(max(r["family"] for r in recs) + 1)
     for rec in recs:
         grid, e, f = _curves(rec)
-        c = f"C{rec['family'] % 10}"
+        c = colours[rec["family"]]
         style = dict(marker="o", ms=5, ls="none") if len(grid) == 1 else dict(lw=1.6)
         for i in range(3):
             axes[0, i].plot(grid, e[:, i], c=c, label=f"family {rec['family'] + 1}", **style)
@@ -120,16 +136,15 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
     for i in range(3):
         axes[0, i].set_title(f"E{i + 1} (player {i + 1})")
         axes[0, i].axhline(0, c="0.8", lw=0.6)
-    axes[0, 0].text(0.98, 0.97, f"{len(recs)} families (colour = family number mod 10;\n"
+    axes[0, 0].text(0.98, 0.97, f"{len(recs)} families (colour: the family number, blue to red;\n"
                     "a marker: a family of one pot)", transform=axes[0, 0].transAxes,
                     fontsize=6, ha="right", va="top")
     axes[1, 0].set_title("player 1 opens: J - , Q -- , K : , A -.")
     axes[1, 1].set_title("player 2 bets after a check: J - , Q --")
     ax = axes[1, 2]
-    lines = [t for t in lines if not t[1].endswith("[]")]  # no family certified there
     for k, (_, text) in enumerate(sorted(lines, key=lambda t: t[0])):
-        ax.text(-0.05, 1.0 - 0.032 * k, text[:64], transform=ax.transAxes, fontsize=5.2,
-                family="monospace", va="top")
+        ax.text(-0.05, 1.0 - 0.032 * k, text[:72], transform=ax.transAxes, fontsize=6.3,
+                va="top")
     ax.set_axis_off()
     ax.set_title("families on each piece of the P axis\n(pieces of a sweep with none "
                  "omitted)", fontsize=9)

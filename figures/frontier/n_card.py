@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from matplotlib.lines import Line2D
 
 from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.games import get_game
@@ -109,18 +110,29 @@ def plot_branches(ax, res: ContinuationResult, names: list[str] | None = None):
     all_names = res.names
     pick = names or all_names
     cmap = {n: f"C{i % 10}" for i, n in enumerate(pick)}
+    shown: dict[str, bool] = {}  # name -> mixed somewhere (else only held)
     for b in res.branches:
         xs = np.array(b.xs)
         for n in pick:
             k = all_names.index(n)
             if b.codes[k] == MIXED:
-                ax.plot(b.pots, xs[:, k], color=cmap[n], lw=0.9)
+                ax.plot(b.pots, xs[:, k], color=cmap[n], lw=1.4)
+                shown[n] = True
             elif b.codes[k] == HELD:   # a family's free parameter (or an unreached set)
-                ax.plot(b.pots, xs[:, k], color=cmap[n], lw=0.5, ls=":")
+                ax.plot(b.pots, xs[:, k], color=cmap[n], lw=1.2, ls=(0, (2, 2)))
+                shown.setdefault(n, False)
         if b.end is not None:
-            ax.axvline(b.end.pot, color="0.85", lw=0.4, zorder=0)
+            ax.axvline(b.end.pot, color="0.6", lw=0.6, ls="--", zorder=0)
     ax.set_xlabel("pot P")
     ax.set_ylabel("frequency")
+    ax.set_ylim(-0.03, 1.03)
+    handles = [Line2D([], [], color=cmap[n], lw=1.4, label=n) for n in list(shown)[:12]]
+    handles += [Line2D([], [], color="k", lw=1.4, label="mixed (moves with P)"),
+                Line2D([], [], color="k", lw=1.2, ls=(0, (2, 2)),
+                       label="held (a free parameter)"),
+                Line2D([], [], color="0.6", lw=0.6, ls="--", label="support change")]
+    ax.legend(handles=handles, fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5),
+              frameon=False)
     return ax
 
 
@@ -129,7 +141,7 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
     cards = (3,) if quick else (4, 5, 6, 7)
     pots, start = (2.0, 10.0), 5.3
     opts = Options(max_branches=1000)   # no budget stop: N = 7 needs 558
-    fig, axes = new_figure(len(cards), 1, size=(7.5, 2.6 * len(cards)), squeeze=False)
+    fig, axes = new_figure(len(cards), 1, size=(9, 2.9 * len(cards)), squeeze=False)
     numbers: dict[str, Any] = {}
     for ax, n in zip(axes[:, 0], cards):
         res = continuation(get_game(f"kuhn3(cards={n})"), pots, start=start, opts=opts)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable
 
 import numpy as np
+from matplotlib.lines import Line2D
 
 from pokerdyn.figures.base import Figure, FigureResult, described, finish, new_figure
 from pokerdyn.figures.mercer.render import DATA, heavy_results
@@ -151,9 +152,8 @@ def markdown(rows: list[dict]) -> str:
 
 
 def plot_constraint(ax, rows: list[dict], kind: str):
-    """One constraint: the colluders' gain (solid, filled) and the non-colluders' loss
-    (dashed, open; equal to the gain in these zero-sum games) against k, one colour per
-    game."""
+    """One constraint: the colluders' gain (a line and dots, one colour per game) and the
+    non-colluders' loss (black crosses, on the gain: these games are zero-sum) against k."""
     colours = {}
     for r in rows:
         colours.setdefault((r["game"], r["players"]), f"C{len(colours)}")
@@ -163,16 +163,18 @@ def plot_constraint(ax, rows: list[dict], kind: str):
         if not pts:
             continue
         x, gain, loss = zip(*pts)
-        ax.plot(x, gain, "o-", color=colour, label=f"{n}P-{game.upper()} gain")
-        ax.plot(x, loss, "s--", color=colour, mfc="none", ms=9,
-                label=f"{n}P-{game.upper()} loss")
+        ax.plot(x, gain, "o-", color=colour, ms=7, label=f"{n}P-{game.upper()}")
+        ax.plot(x, loss, "x", color="k", ms=6, mew=1.2)  # on the gain: zero-sum
     ax.axhline(0, color="k", lw=0.5)
     ax.set_xticks([2, 3, 4])
     ax.set_xlabel("number of colluders k (the last k seats)")
     ax.set_ylabel("antes per hand")
-    ax.set_title(f"{kind} collusion: colluders' total gain, non-colluders' total loss",
-                 fontsize=8)
-    ax.legend(fontsize=6)
+    ax.set_title(f"{kind} collusion: colluders' total gain", fontsize=10)
+    handles, _ = ax.get_legend_handles_labels()
+    handles += [Line2D([], [], marker="o", color="0.4", ls="-", label="colluders' total gain"),
+                Line2D([], [], marker="x", color="k", ls="none",
+                       label="non-colluders' total loss\n(equal: the games are zero-sum)")]
+    ax.legend(handles=handles, fontsize=8)
     return ax
 
 
@@ -191,7 +193,7 @@ def _draw(heavy: bool, out_dir: Path | None) -> tuple[Figure, list[dict]]:
     for game in ("smh", "mmh"):
         for n in (3, 4, 5):
             rows += [{"game": game, **r} for r in gains(results, game, n)]
-    fig, axes = new_figure(1, len(KINDS), size=(13, 4))
+    fig, axes = new_figure(1, len(KINDS), size=(14, 4.6))
     for ax, kind in zip(np.ravel(axes), KINDS):
         plot_constraint(ax, rows, kind)
     numbers = {f"{r['players']}P-{r['game'].upper()} k={r['colluders']} {r['kind']}: gain / loss":

@@ -111,25 +111,37 @@ def figure(seed: int = 0, quick: bool = False) -> Figure:
         if cf is not None:
             a.loglog(cf[:, 0], cf[:, 1], "k--", lw=1, label="CFR+: max regret")
             a.loglog(cf[:, 0], cf[:, 2], "k:", lw=1, label="CFR+: NashConv")
-        a.axhline(0.01, color="r", lw=0.5)
+        a.axhline(0.01, color="r", lw=0.7, label="the paper's epsilon, 0.01")
         a.set_title(f"{spec}: whole run", fontsize=9)
         if cf is None:          # a logged run: too coarse to zoom into one cycle
-            b.set_visible(False)
+            b.axis("off")
+            b.text(0.02, 0.5, "This run was logged every 25 iterations (it is the\n"
+                   "hours-long 3P-MMH collusion run of Table 7), too coarse\n"
+                   "to zoom into one cycle of fictitious play.\n\n"
+                   "Left: fictitious play's largest single-player regret\n"
+                   "(the paper's stopping rule) and NashConv, against the\n"
+                   "paper's epsilon 0.01 (red).", transform=b.transAxes, va="center",
+                   fontsize=9)
             a.set_xlabel("iteration")
-            a.legend(fontsize=7)
+            a.set_ylabel("regret (antes per hand)")
+            a.legend(fontsize=8)
             continue
         lo, hi = one_cycle(fp[:, 1])
         b.plot(fp[lo:hi + 1, 0], fp[lo:hi + 1, 1], ".-", lw=0.8, label="FP: max regret")
         b.plot(fp[lo:hi + 1, 0], fp[lo:hi + 1, 2], ".-", lw=0.8, label="FP: NashConv")
-        if cf is not None:
-            sel = (cf[:, 0] >= fp[lo, 0]) & (cf[:, 0] <= fp[hi, 0])
-            b.plot(cf[sel, 0], cf[sel, 1], "k--o", ms=3, label="CFR+: max regret")
+        if cf is not None:  # CFR+ is checkpointed more sparsely: its nearest checkpoints
+            i0 = max(int(np.searchsorted(cf[:, 0], fp[lo, 0])) - 1, 0)  # either side too,
+            i1 = min(int(np.searchsorted(cf[:, 0], fp[hi, 0], "right")) + 1, len(cf))
+            b.plot(cf[i0:i1, 0], cf[i0:i1, 1], "k--o", ms=3,  # so that it is a line
+                   label="CFR+: max regret (at its checkpoints)")
+            b.set_xlim(fp[lo, 0] - 1, fp[hi, 0] + 1)
         b.set_title(f"{spec}: one cycle (iterations {int(fp[lo, 0])}-{int(fp[hi, 0])})",
                     fontsize=9)
         for ax in (a, b):
             ax.set_xlabel("iteration")
             ax.set_ylabel("regret (antes per hand)")
-            ax.legend(fontsize=7)
+        a.legend(fontsize=8)
+        b.legend(fontsize=8, loc="center right")  # clear of CFR+'s line along the bottom
         hit = np.nonzero(fp[:, 1] < 0.01)[0]
         numbers[f"{spec}: FP first iteration with max regret < 0.01"] = \
             int(fp[hit[0], 0]) if len(hit) else f"> {int(fp[-1, 0])}"

@@ -144,7 +144,7 @@ def _draw(quick: bool) -> tuple[Figure, list[str]]:
         lines.append("    P2 " + _fmt(c["fp_mixes"][1], PLANS[1]))
         numbers[f"{a}-{b} FP: iterations, NashConv, 2-decimal"] = (
             f"{c['fp_iterations']}, {c['fp_nash_conv']:.2e}, {c['fp_nash_conv_rounded']:.2e}")
-    fig, ax = new_figure(size=(8, 4))
+    fig, ax = new_figure(size=(6.2, 4.6))
     grid = np.array([[cells[(a, b)]["nash_conv_rounded"] for b in names] for a in names])
     im = ax.imshow(grid, cmap="viridis")
     ax.set_xticks(range(4), names)
@@ -153,10 +153,12 @@ def _draw(quick: bool) -> tuple[Figure, list[str]]:
     ax.set_ylabel("player 1's range")
     for i in range(4):
         for j in range(4):
-            ax.text(j, i, f"{grid[i, j]:.1e}", ha="center", va="center", color="w", fontsize=8)
+            dark = im.norm(grid[i, j]) < 0.55  # viridis: light text on its dark half only
+            ax.text(j, i, f"{grid[i, j]:.1e}", ha="center", va="center", fontsize=9,
+                    color="white" if dark else "black")
     ax.figure.colorbar(im, ax=ax, label="NashConv")
-    ax.set_title("Table 13 mixes rounded to 2 decimals: NashConv of their behaviour strategy",
-                 fontsize=9)
+    ax.set_title("River game, Table 13: NashConv of the equilibrium mixes\nrounded to 2 "
+                 "decimals, for each pair of ranges", fontsize=10)
     return described(
         fig, "river_table13",
         "Papadopoulos Table 13 regenerated from the rules (the cells are withheld in our "

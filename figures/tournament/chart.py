@@ -41,7 +41,10 @@ def draw(ax, top, gap, title: str, vmax: float, optional=None, near=None):
                                        edgecolor="orange", linestyle="--", linewidth=0.9))
     ax.set_xticks(range(13), list(RANKS))
     ax.set_yticks(range(13), list(RANKS))
-    ax.set_title(title, fontsize=9)
+    ax.set_xlabel("second card (suited above the diagonal, pairs on it, offsuit below)",
+                  fontsize=8)
+    ax.set_ylabel("first card", fontsize=8)
+    ax.set_title(title, fontsize=10)
     return im
 
 
@@ -60,7 +63,7 @@ def draw_chart(push, call, cells, vmax: float, optional=None, near=None,
     classes optional over the optimal face at some stack of the chart, hatched, and to
     those near-indifferent (|EV margin| < ``margin_bb`` big blinds, :func:`near_classes`),
     outlined dashed."""
-    fig, axes = new_figure(1, 2, size=(11, 5.6))
+    fig, axes = new_figure(1, 2, size=(12, 6.4))
     marks = {}
     for ax, key, title, table in zip(axes, ("push", "call"), ("SB pushes up to (bb)",
                                                                "BB calls up to (bb)"),
@@ -75,7 +78,13 @@ def draw_chart(push, call, cells, vmax: float, optional=None, near=None,
             for name in (given or {}).get(key, ()):
                 marks[kind][cells[name]] = True
         im = draw(ax, top, gap, title, vmax, marks["optional"], marks["near"])
-    fig.colorbar(im, ax=axes[1], fraction=0.046, pad=0.04)
+    fig.subplots_adjust(left=0.05, right=0.88, bottom=0.16, top=0.88, wspace=0.15)
+    fig.fixed_layout = True  # the colour bar's own axes: save() keeps this layout
+    bar = fig.colorbar(im, cax=fig.add_axes((0.9, 0.16, 0.014, 0.72)))
+    bar.set_label(f"stack (big blinds) up to which the hand is played; + = all stacks to "
+                  f"{vmax:g} bb", fontsize=8)
+    fig.suptitle("Heads-up jam/fold equilibrium: the largest stack at which each hand is "
+                 "pushed (small blind) or calls (big blind)", fontsize=11)
     handles = [Patch(fill=False, edgecolor="red", label="gap (folded inside the range)")]
     if optional is not None:
         handles.append(Patch(fill=False, hatch="////", edgecolor="0.5",
@@ -85,8 +94,8 @@ def draw_chart(push, call, cells, vmax: float, optional=None, near=None,
                               label="near-indifferent away from its thresholds (|EV "
                                     f"margin| < {margin_bb:g} bb)" if margin_bb is not None
                               else "near-indifferent away from its thresholds"))
-    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=7,
-               frameon=False)
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
+               frameon=False, bbox_to_anchor=(0.47, -0.01))
     return fig
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Iterator, Sequence
 
 from pokerdyn.api.result import Result, Stages
-from pokerdyn.figures.registry import FIGURES, load
+from pokerdyn.figures.registry import FIGURES, QUICK_SECONDS, load, paper_of
 
 
 @dataclass(frozen=True, repr=False)
@@ -175,12 +175,20 @@ def reproduce(out: str | os.PathLike = "pokerdyn-out", only: str | Sequence[str]
     n_jobs = min(jobs or os.cpu_count() or 1, max(len(groups(todo)), 1))
     stages = Stages()
     start = time.perf_counter()
-    with stages("figures"), tqdm(total=len(todo), desc="figures", disable=not progress) as bar, \
+    # the bar advances by each figure's typical cost (QUICK_SECONDS), not by one per figure:
+    # the figures differ 200-fold, so a count made the estimate of the time left useless
+    weight = {n: max(round(10 * QUICK_SECONDS.get(n, 5.0)), 1) for n in todo}  # integers:
+    with stages("figures"), tqdm(total=sum(weight.values()),  # the bar ends exactly full
+                                 disable=not progress, unit="0.1 s of work",
+                                 bar_format="{desc}{percentage:3.0f}%|{bar}| "
+                                            "[{elapsed} elapsed, {remaining} left]") as bar, \
             contextlib.closing(_results(todo, path, mode, n_jobs)) as results:
-        for name, rec in results:
+        bar.set_description(f"figures 0/{len(todo)}")
+        for k, (name, rec) in enumerate(results, 1):
             done[name] = {"mode": mode, **rec,
                           "command": command(out_text, seed, quick, heavy, name)}
-            bar.update()
+            bar.set_description(f"figures {k}/{len(todo)}", refresh=False)
+            bar.update(weight[name])
             if progress:  # per-figure cost, first-use numba compilation included
                 tqdm.write(f"{name:<28} {rec['seconds']:8.2f} s")
             text = json.dumps(done, indent=2, default=str)
@@ -407,19 +415,29 @@ def _is_record(r) -> bool:
 
 
 def _write_report(out: Path, names, done, mode: dict) -> None:
+    from pokerdyn.figures.base import value_text  # matplotlib: loaded when a report is written
     from pokerdyn.games.io.files import write_atomically
 
     lines = ["# pokerdyn reproduce report", "",
              f"Mode: {'quick' if mode['quick'] else 'full'}"
              f"{', heavy' if mode.get('heavy') else ''}, seed {mode['seed']}.", ""]
+    papers: dict[str, list[str]] = {}
     for n in names:
-        d = done[n]
-        lines += [f"## {n}", "", f"Source: {d['source']}" if d["source"] else "", "",
-                  d["summary"], ""]
-        lines += [f"![{n}]({f})" if f.endswith(".png") else f"Table: [{f}]({f})"
-                  for f in d["files"]] + [""]
-        if d["numbers"]:
-            lines += ["| quantity | value |", "|---|---|"]
-            lines += [f"| {k} | {v} |" for k, v in d["numbers"].items()] + [""]
-        lines += [f"Command: `{d['command']}` ({d['seconds']} s)", ""]
+        papers.setdefault(paper_of(n), []).append(n)
+    for paper, members in papers.items():
+        lines += [f"# {paper}", ""]
+        for n in members:
+            d = done[n]
+            title = d["summary"].split(". ")[0].split(": ")[0].split(" (")[0].rstrip(".")
+            if len(title) > 90:  # a human title: the summary's first clause, cut at a word
+                title = title[:90].rsplit(" ", 1)[0] + " ..."
+            lines += [f"## {n}: {title}" if title else f"## {n}", "",
+                      f"Source: {d['source']}" if d["source"] else "", "", d["summary"], ""]
+            lines += [f"![{n}]({f})" if f.endswith(".png") else f"Table: [{f}]({f})"
+                      for f in d["files"]] + [""]
+            if d["numbers"]:
+                lines += ["| quantity | value |", "|---|---|"]
+                lines += [f"| {k} | {value_text(v).replace('|', '/')} |"
+                          for k, v in d["numbers"].items()] + [""]
+            lines += [f"Command: `{d['command']}` ({float(d['seconds']):.1f} s)", ""]
     write_atomically(out / "report.md", lambda tmp: tmp.write_text("\n".join(lines)))

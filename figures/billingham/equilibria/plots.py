@@ -20,6 +20,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import linprog
 
+from pokerdyn.figures.base import family_colours
 from pokerdyn.games import get_game
 from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
 from pokerdyn.solvers.symbolic.axis.family_records import pieces_records, record_family
@@ -168,20 +169,13 @@ def critical_values(fams: Sequence[dict[str, Any]]) -> list[sp.Expr]:
     return sorted(pts, key=float)
 
 
-def signatures(fams: Sequence[dict[str, Any]]) -> list[int]:
-    """Family numbers: equal closed forms on different P intervals share a number."""
-    seen: dict[str, int] = {}
-    return [seen.setdefault(str(sorted((k, str(v)) for k, v in f["strategy"].items())), len(seen))
-            for f in fams]
-
-
 def _pot_text(v: sp.Expr) -> str:
     return sp.sstr(v) if v.is_Rational else f"{float(v):.3g}"
 
 
 def legend_labels(fams: Sequence[dict[str, Any]]) -> list[str]:
     """One legend entry per family of the reduced set, grouped by its range of P:
-    ``"P in (2, 5): 1"``, ``"P = 5: 1"``, ``"P >= 6.77: 2"`` (the number counts the families
+    ``"2 < P < 5: 1"``, ``"P = 5: 1"``, ``"P >= 6.77: 2"`` (the number counts the families
     of that range)."""
     out, count = [], {}
     for f in fams:
@@ -190,9 +184,9 @@ def legend_labels(fams: Sequence[dict[str, Any]]) -> list[str]:
             where = f"P = {_pot_text(next(iter(s)))}"
         elif s.sup is sp.oo:
             where = f"P {'>' if s.left_open else '>='} {_pot_text(s.inf)}"
-        else:
-            where = (f"P in {'(' if s.left_open else '['}{_pot_text(s.inf)}, "
-                     f"{_pot_text(s.sup)}{')' if s.right_open else ']'}")
+        else:  # written as mathematics: 5 < P < 6.77
+            where = (f"{_pot_text(s.inf)} {'<' if s.left_open else '<='} P "
+                     f"{'<' if s.right_open else '<='} {_pot_text(s.sup)}")
         count[where] = count.get(where, 0) + 1
         out.append(f"{where}: {count[where]}")
     return out
@@ -201,11 +195,11 @@ def legend_labels(fams: Sequence[dict[str, Any]]) -> list[str]:
 def plot_quantity(ax, fams: Sequence[dict[str, Any]], exprs: Sequence[sp.Expr], p: sp.Symbol,
                   n: int, subs: dict | None = None, keep=None) -> Any:
     """Plot one quantity (``exprs[k]`` for family k) against P on ``ax``; returns ax."""
-    colours = [f"C{i % 10}" for i in range(10)]
-    for fam, expr, sig, lab in zip(fams, exprs, signatures(fams), legend_labels(fams)):
+    colours = family_colours(len(fams))
+    for k, (fam, expr, lab) in enumerate(zip(fams, exprs, legend_labels(fams))):
         if keep is not None and not keep(fam):
             continue
-        s, col = fam["p_set"], colours[sig % 10]
+        s, col = fam["p_set"], colours[k]
         if isinstance(s, sp.FiniteSet):
             v = float(next(iter(s)))
             if v > P_MAX:
@@ -232,9 +226,12 @@ def mark_critical(ax, crit: Sequence[sp.Expr]) -> Any:
     """Dashed vertical lines at the critical pot sizes, labelled with their exact values."""
     for v in crit:
         ax.axvline(float(v), color="0.5", ls=":", lw=1)
-        label = f"P={sp.sstr(v)}" if v.is_Rational else f"P*={float(v):.3g}"
-        ax.text(float(v), 1.0, label, transform=ax.get_xaxis_transform(), fontsize=7,
-                va="bottom", ha="center")
+    if crit:  # their values as ticks of a top axis, clear of the panel's title
+        top = ax.secondary_xaxis("top")
+        top.set_xticks([float(v) for v in crit],
+                       [sp.sstr(v) if v.is_Rational else f"{float(v):.3g}" for v in crit],
+                       fontsize=7)
+        top.tick_params(length=2, pad=1)
     ax.set_xlim(0, P_MAX)
     ax.set_xlabel("pot P")
     return ax
@@ -274,7 +271,7 @@ def family_plot(game_name: str, quantity: str, quick: bool, subs: dict | None = 
     for ax, name, exprs in zip(axes.flat, names, series):
         plot_quantity(ax, fams, exprs, p, 40 if quick else 300, subs, keep)
         mark_critical(ax, crit)
-        ax.set_title(name, pad=12)
+        ax.set_title(f"{name} against the pot P", pad=14, fontsize=10)
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
     handles, labels = axes.flat[0].get_legend_handles_labels()
