@@ -46,6 +46,7 @@ nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_merge_streams = True
+nb_output_stderr = "remove"  # library warnings (tqdm without ipywidgets) are not the lesson
 nb_render_markdown_format = "myst"  # Markdown outputs (the papers page) with tables
 # the kernels show figures inline (PNG), whatever backend the build's environment names
 # (.ci/run and the tests set MPLBACKEND=Agg, which a kernel would otherwise inherit)

@@ -190,7 +190,8 @@ def test_the_site_builds_with_every_tutorial_executed(site):
                  "tutorials/adaptive_players", "tutorials/agent_based",
                  "tutorials/games_from_rules", "tutorials/tournaments",
                  "tutorials/quantal_response", "reference/api", "reference/cli",
-                 "reference/catalog", "reference/json_keys", "explanation/papers"):
+                 "reference/catalog", "reference/json_keys", "explanation/papers",
+                 "explanation/papers/billingham", "explanation/papers/mercer"):
         assert (site / f"{page}.html").exists(), page
     kuhn = (site / "tutorials" / "kuhn3_third.html").read_text()
     assert "(5 + sqrt(73))/2" in kuhn and "b_J free in [0, 1/3]" in kuhn  # executed output
@@ -200,6 +201,8 @@ def test_the_site_builds_with_every_tutorial_executed(site):
     assert "<img" in kuhn  # the families against P
     assert "pokerdyn equilibria" in (site / "reference" / "cli.html").read_text()
     assert "mercer-smh" in (site / "reference" / "catalog.html").read_text()
+    mercer = (site / "explanation" / "papers" / "mercer.html").read_text()
+    assert "<img" in mercer and ">mercer_fig2<" in mercer  # its figures, executed
 
 
 def test_a_broken_example_fails_the_build(tmp_path):
@@ -230,11 +233,12 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @pytest.mark.skipif(CHROMIUM is None, reason="headless page check needs Debian's chromium "
                                              "package (apt-get install chromium)")
 def test_pages_render_in_headless_chromium(site):
-    """The home page, every tutorial and the papers page: a body with text, every image
+    """The home page, every tutorial and every reproduction page: a body with text, every image
     present, no console error; a screenshot of each is kept in docs/_build/screenshots."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    pages = ["index", "explanation/papers", *(f"tutorials/{p.stem}" for p in
-                                               sorted((DOCS / "tutorials").glob("*.md")))]
+    pages = ["index", *(f"explanation/papers/{p.stem}" for p in
+                        sorted((DOCS / "explanation" / "papers").glob("*.md"))),
+             *(f"tutorials/{p.stem}" for p in sorted((DOCS / "tutorials").glob("*.md")))]
     flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
              "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--enable-logging=stderr", "--v=0", "--hide-scrollbars"]
