@@ -88,6 +88,14 @@ def value_text(v: Any) -> str:
     return str(v)
 
 
+def numbers_table(numbers: dict[str, Any], limit: int | None = None) -> str:
+    """A figure's key numbers as a Markdown table (the report's and the documentation's):
+    one row per quantity, values by :func:`value_text`, the first ``limit`` rows."""
+    rows = [f"| {k} | {value_text(v).replace('|', '/')} |"
+            for k, v in list(numbers.items())[:limit]]
+    return "\n".join(["| quantity | value |", "|---|---|", *rows])
+
+
 def family_colours(n: int) -> list:
     """One colour per family (or any ``n`` items a legend must tell apart): matplotlib's
     ten distinct colours while they suffice, else ``n`` colours spread over a perceptually

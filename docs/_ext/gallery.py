@@ -9,7 +9,7 @@ from pathlib import Path
 from IPython.display import Image, Markdown, display
 
 import pokerdyn as pd
-from pokerdyn.figures.base import value_text
+from pokerdyn.figures.base import numbers_table
 from pokerdyn.figures.registry import FIGURES, PAPERS
 
 
@@ -27,8 +27,5 @@ def show(paper: int, jobs: int = 2) -> None:
         for f in rec["files"]:
             if f.endswith(".png"):
                 display(Image(filename=str(out / f), width=720))
-        nums = rec.get("numbers") or {}
-        if nums:
-            rows = "\n".join(f"| {k} | {value_text(v).replace('|', '/')} |"
-                             for k, v in list(nums.items())[:12])
-            display(Markdown("| quantity | value |\n|---|---|\n" + rows))
+        if rec.get("numbers"):
+            display(Markdown(numbers_table(rec["numbers"], limit=12)))

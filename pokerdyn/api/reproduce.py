@@ -415,7 +415,7 @@ def _is_record(r) -> bool:
 
 
 def _write_report(out: Path, names, done, mode: dict) -> None:
-    from pokerdyn.figures.base import value_text  # matplotlib: loaded when a report is written
+    from pokerdyn.figures.base import numbers_table  # matplotlib: loaded for a report only
     from pokerdyn.games.io.files import write_atomically
 
     lines = ["# pokerdyn reproduce report", "",
@@ -436,8 +436,6 @@ def _write_report(out: Path, names, done, mode: dict) -> None:
             lines += [f"![{n}]({f})" if f.endswith(".png") else f"Table: [{f}]({f})"
                       for f in d["files"]] + [""]
             if d["numbers"]:
-                lines += ["| quantity | value |", "|---|---|"]
-                lines += [f"| {k} | {value_text(v).replace('|', '/')} |"
-                          for k, v in d["numbers"].items()] + [""]
+                lines += [numbers_table(d["numbers"]), ""]
             lines += [f"Command: `{d['command']}` ({float(d['seconds']):.1f} s)", ""]
     write_atomically(out / "report.md", lambda tmp: tmp.write_text("\n".join(lines)))
