@@ -24,6 +24,7 @@ from pokerdyn.figures.base import family_colours
 from pokerdyn.games import get_game
 from pokerdyn.solvers.symbolic.model.conditions import pot_symbol
 from pokerdyn.solvers.symbolic.axis.family_records import pieces_records, record_family
+from pokerdyn.solvers.symbolic.axis.math_text import set_text
 from pokerdyn.solvers.symbolic.model.payoffs import symbolic_payoffs
 
 P_MAX = 12.0
@@ -179,14 +180,7 @@ def legend_labels(fams: Sequence[dict[str, Any]]) -> list[str]:
     of that range)."""
     out, count = [], {}
     for f in fams:
-        s = f["p_set"]
-        if isinstance(s, sp.FiniteSet):
-            where = f"P = {_pot_text(next(iter(s)))}"
-        elif s.sup is sp.oo:
-            where = f"P {'>' if s.left_open else '>='} {_pot_text(s.inf)}"
-        else:  # written as mathematics: 5 < P < 6.77
-            where = (f"{_pot_text(s.inf)} {'<' if s.left_open else '<='} P "
-                     f"{'<' if s.right_open else '<='} {_pot_text(s.sup)}")
+        where = set_text(f["p_set"], number=_pot_text)
         count[where] = count.get(where, 0) + 1
         out.append(f"{where}: {count[where]}")
     return out

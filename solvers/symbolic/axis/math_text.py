@@ -17,10 +17,13 @@ def number_text(x: Any) -> str:
     return str(x)
 
 
-def set_text(p_set: Any, var: str = "P") -> str:
+def set_text(p_set: Any, var: str = "P", number: Any = None) -> str:
     """A set of pots as mathematics: ``P = 5``, ``0 < P < 5``, ``P >= (5 + sqrt(73))/2``,
-    ``P in {2, 5}``, unions joined by ``or``; the whole real line is ``every P``."""
+    ``P in {2, 5}``, unions joined by ``or``; the whole real line is ``every P``.  ``number``
+    writes each end point (default :func:`number_text`, exact; a figure's legend rounds)."""
     import sympy as sp
+
+    number = number or number_text
 
     if isinstance(p_set, str):
         from pokerdyn.solvers.symbolic.axis.family_records import parse_set
@@ -30,10 +33,10 @@ def set_text(p_set: Any, var: str = "P") -> str:
     if p_set is sp.S.EmptySet:
         return f"no {var}"
     if isinstance(p_set, sp.FiniteSet):
-        pts = [number_text(v) for v in p_set]
+        pts = [number(v) for v in p_set]
         return f"{var} = {pts[0]}" if len(pts) == 1 else f"{var} in {{{', '.join(pts)}}}"
     if isinstance(p_set, sp.Union):
-        return " or ".join(set_text(s, var) for s in p_set.args)
+        return " or ".join(set_text(s, var, number) for s in p_set.args)
     if isinstance(p_set, sp.Interval):
         lo, hi = p_set.start, p_set.end
         lt = "<" if p_set.left_open else "<="
@@ -41,10 +44,10 @@ def set_text(p_set: Any, var: str = "P") -> str:
         if lo is sp.S.NegativeInfinity and hi is sp.S.Infinity:
             return f"every {var}"
         if lo is sp.S.NegativeInfinity:
-            return f"{var} {rt} {number_text(hi)}"
+            return f"{var} {rt} {number(hi)}"
         if hi is sp.S.Infinity:
-            return f"{var} {'>' if p_set.left_open else '>='} {number_text(lo)}"
-        return f"{number_text(lo)} {lt} {var} {rt} {number_text(hi)}"
+            return f"{var} {'>' if p_set.left_open else '>='} {number(lo)}"
+        return f"{number(lo)} {lt} {var} {rt} {number(hi)}"
     return f"{var} in {p_set}"
 
 
