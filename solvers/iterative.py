@@ -74,9 +74,11 @@ class SolverResult:
 # (Python 3.11, numba, one core of a shared x86-64 server) on kuhn (55 nodes, 10^6
 # iterations), leduc (1,939 nodes, 10^4) and mercer-mmh(players=3) (4.3 million nodes, 50
 # iterations): the largest of the three, rounded up (fp 5.9e-8, hedge 1.13e-7, cfr+ 5.5e-8,
-# cfr 5.3e-8).  Used only to refuse runs of many hours before they start
+# cfr 5.3e-8; the other CFR variants within 20% of CFR+ on leduc).  Used only to refuse runs of many hours before they start
 # (pokerdyn.commands.common.check_solver_work), so a factor of two does not matter.
-SECONDS_PER_NODE: dict[str, float] = {"fp": 6e-8, "hedge": 1.2e-7, "cfr+": 6e-8, "cfr": 6e-8}
+SECONDS_PER_NODE: dict[str, float] = {"fp": 6e-8, "hedge": 1.2e-7, "cfr+": 6e-8, "cfr": 6e-8,
+                                     "lcfr": 6e-8, "dcfr": 6e-8, "pcfr+": 7e-8,
+                                     "pdcfr+": 7e-8}
 
 
 def estimated_seconds(method: str, iterations: float, n_nodes: int) -> float:

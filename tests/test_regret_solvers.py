@@ -45,8 +45,10 @@ def test_plain_cfr_converges_more_slowly_than_cfr_plus():
     plain = cfr(cg, iterations=1_000, regret_matching_plus=False, alternating=False,
                 linear_averaging=False)
     plus = cfr(cg, iterations=1_000)
+    # issue 37 added the variant's other parameters to the options
     assert plain.options == {"regret_matching_plus": False, "alternating": False,
-                             "linear_averaging": False}
+                             "linear_averaging": False, "gamma": 0.0, "predictive": False,
+                             "alpha": None, "beta": None, "storage": "float64"}
     assert plus.nash_conv < plain.nash_conv < 0.05
 
 

@@ -104,6 +104,46 @@ def _new_axes(ax):
 
 
 # -- solve ------------------------------------------------------------------------------------
+def _variant_options(method: str, schedule: Any, alpha: Any, beta: Any, gamma: Any,
+                     storage: Any) -> dict[str, Any] | None:
+    """The CFR family's options checked (one GameError line each), None for other methods;
+    GameError when a CFR option is given to another method."""
+    from pokerdyn.api.inputs import parse_float
+    from pokerdyn.solvers.methods import CFR_METHODS
+
+    if schedule is not None and schedule not in ("simultaneous", "alternating"):
+        raise GameError(f"schedule={schedule!r} is not one of: simultaneous, alternating")
+    given = {k: v for k, v in (("alpha", alpha), ("beta", beta), ("gamma", gamma),
+                               ("storage", storage)) if v is not None}
+    if method not in CFR_METHODS:
+        if given:
+            raise GameError(f"--{next(iter(given))} applies to the CFR family "
+                            f"({', '.join(CFR_METHODS)}), not to method {method!r}")
+        return None
+    from pokerdyn.solvers.learning.cfr_plus import STORAGE
+
+    out: dict[str, Any] = {}
+    for name in ("alpha", "beta"):
+        if name in given:
+            out[name] = parse_float(given[name], name)
+    if "gamma" in given:
+        out["gamma"] = parse_float(given["gamma"], "gamma", low=0)
+    if "storage" in given:
+        if given["storage"] not in STORAGE:
+            raise GameError(f"storage={given['storage']!r} is not one of: "
+                            f"{', '.join(STORAGE)}")
+        out["storage"] = given["storage"]
+    return out
+
+
+def _variant_ran(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The CFR variant's parameters as they ran (the solve's ``variant`` key)."""
+    return {"alpha": options["alpha"], "beta": options["beta"], "gamma": options["gamma"],
+            "predictive": options["predictive"], "plus": options["regret_matching_plus"],
+            "schedule": "alternating" if options["alternating"] else "simultaneous",
+            "storage": options["storage"]}
+
+
 @dataclass(frozen=True, repr=False)
 class SolveResult(Result):
     """One numeric solve (``pokerdyn solve``).
@@ -132,6 +172,7 @@ class SolveResult(Result):
     equilibria: list[dict[str, Any]] | None = field(default=None, repr=False)
     profile: Any = field(default=None, repr=False)
     history: Any = field(default=None, repr=False)
+    variant: dict[str, Any] | None = None
     timings: dict[str, float] = field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -148,6 +189,8 @@ class SolveResult(Result):
         if self.equilibria is not None:
             out["starts"] = self.starts
             out["equilibria"] = self.equilibria
+        if self.variant is not None:
+            out["variant"] = self.variant
         return out
 
     def to_text(self) -> str:
@@ -197,10 +240,11 @@ class SolveResult(Result):
 
 
 def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any = None,
-          iterations: Any = None, seed: Any = None, schedule: str = "simultaneous",
+          iterations: Any = None, seed: Any = None, schedule: str | None = None,
           averaging: str = "reach", init: "str | Mapping[str, Any] | None" = None,
           all_equilibria: bool = False, strategy_out: Any = None, progress: bool = False,
-          force: bool = False, max_memory: Any = None, **options: Any) -> SolveResult:
+          force: bool = False, max_memory: Any = None, alpha: Any = None, beta: Any = None,
+          gamma: Any = None, storage: str | None = None, **options: Any) -> SolveResult:
     """Solve a game numerically, as ``pokerdyn solve`` does.
 
     Parameters
@@ -208,8 +252,8 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     game : str or Game
         A spec (``"skp"``, ``"river(street=half)"``, a ``.efg`` path) or a built game.
     method : str
-        One of ``fp``, ``hedge``, ``cfr+``, ``cfr`` (vanilla), ``lp``, ``lcp``
-        (:mod:`pokerdyn.solvers.methods`).
+        One of ``fp``, ``hedge``, the CFR family ``cfr+``, ``cfr`` (vanilla), ``lcfr``,
+        ``dcfr``, ``pcfr+``, ``pdcfr+``, and ``lp``, ``lcp`` (:mod:`pokerdyn.solvers.methods`).
     pot : str, number or None
         The pot ``P`` (exact: ``"19/2"``, ``9``, a Fraction), for games that have one.
     tol : float or None
@@ -219,9 +263,11 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     seed : int or None
         No method of ``solve`` draws random numbers (each is deterministic); checked as a
         seed in [0, 2**32 - 1] and otherwise unused.
-    schedule, averaging : str
-        Fictitious play's update schedule (``simultaneous``/``alternating``) and averaging
-        (``reach``/``infoset``).
+    schedule : str or None
+        ``simultaneous`` or ``alternating`` updates (fp and the CFR family; None: the
+        method's own, simultaneous for fp and cfr, alternating for the other CFR methods).
+    averaging : str
+        Fictitious play's averaging (``reach``/``infoset``).
     init : str or mapping or None
         Starting strategy by named parameter (``"b_J=0.3,c_K=0.5"``; others uniform).
     all_equilibria : bool
@@ -232,6 +278,13 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         Show a progress bar (the command does unless ``--json``).
     force, max_memory
         Lift the size guards; the memory limit of the game build.
+    alpha, beta, gamma : float or None
+        The CFR family's exponents (None: the variant's own): positive and negative
+        accumulated regrets discounted by ``t^alpha/(t^alpha+1)`` and ``t^beta/(t^beta+1)``
+        (Brown & Sandholm 2019), the average weighted by ``t^gamma`` (gamma >= 0).
+    storage : str or None
+        The CFR family's regret storage: ``float64`` (default), ``float32`` or ``int16``
+        (16-bit regrets with one float scale per information set).
     **options
         Game options (``street="half"``, ``max_bets=2``), as :func:`pokerdyn.game`.
 
@@ -239,7 +292,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     -------
     SolveResult
         ``to_dict()`` is ``pokerdyn solve --json``; strategies by parameter name and by
-        information set.
+        information set; ``variant`` (CFR family): the parameters that ran.
 
     Examples
     --------
@@ -250,6 +303,9 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     >>> r = pd.solve("skp", "cfr+", pot=9, iterations=2000)
     >>> sorted(r.strategy), sorted(r.strategy_by_infoset["P3:J|"])
     (['b_J', 'c_K', 'd_Q'], ['b', 'k'])
+    >>> r = pd.solve("leduc", "dcfr", iterations=300)
+    >>> r.variant["alpha"], r.variant["gamma"], r.nash_conv < 0.01
+    (1.5, 2.0, True)
     """
     from pokerdyn.api.inputs import atomic_write_text, check_output_file, check_solver_work
     from pokerdyn.solvers.methods import SOLVE_METHODS, MethodOptions, check_method
@@ -259,6 +315,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     tol = _tol(tol)
     iterations = _iterations(iterations, 10_000)
     _seed(seed)
+    variant = _variant_options(method, schedule, alpha, beta, gamma, storage)
     if method == "lp":
         _refuse_lp(game)
     if method == "lcp":
@@ -283,7 +340,8 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     with stages("solve"):
         res = METHODS[method](cg, MethodOptions(
             iterations=iterations, tol=tol, sigma0=sigma0, schedule=schedule,
-            averaging=averaging, all=bool(all_equilibria), progress=progress))
+            averaging=averaging, all=bool(all_equilibria), progress=progress,
+            **(variant or {})))
     declared = has_declared_names(g)
     by_infoset = strategy_by_infoset(cg, res.strategy)
     strategy = params_from_strategy(cg, res.strategy) if declared else by_infoset
@@ -311,6 +369,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         strategy_by_infoset=by_infoset,
         strategy_file=None if out_file is None else str(out_file), exact=exact,
         starts=starts, equilibria=equilibria, profile=res.strategy, history=res.history,
+        variant=None if variant is None else _variant_ran(res.options),
         timings=stages.seconds)
 
 
@@ -417,7 +476,8 @@ def compare(game: "str | Game", methods: "str | Sequence[str]" = ("fp", "hedge",
     game : str or Game
         A spec or a built game.
     methods : str or sequence of str
-        Among ``fp``, ``hedge``, ``cfr+``, ``cfr``, ``lp`` (``"fp,cfr+"`` or a list).
+        Among ``fp``, ``hedge``, the CFR family (``cfr+``, ``cfr``, ``lcfr``, ``dcfr``,
+        ``pcfr+``, ``pdcfr+``) and ``lp`` (``"fp,cfr+"`` or a list).
     pot : str, number or None
         The pot ``P``, for games that have one.
     seconds : float

@@ -11,6 +11,10 @@ hedge      per-information-set multiplicative weights
 cfr+       CFR+: regret matching+, alternating updates, linear averaging (Tammelin 2014)
 cfr        vanilla CFR: regret matching, simultaneous updates, uniform averaging
            (Zinkevich et al. 2007)
+lcfr       linear CFR: regrets and average weighted by the iteration (Brown & Sandholm 2019)
+dcfr       discounted CFR, alpha 1.5, beta 0, gamma 2 (Brown & Sandholm 2019)
+pcfr+      predictive CFR+, quadratic averaging (Farina, Kroer & Sandholm 2021)
+pdcfr+     predictive discounted CFR+, alpha 2.3, gamma 5 (Xu et al. 2024)
 lp         sequence-form linear program (2-player zero-sum games), certified when small
 lcp        sequence-form LCP by Lemke's method (2-player games); ``all``: every equilibrium
            reached from the covering vectors of ones and of each pure plan
@@ -45,19 +49,27 @@ if TYPE_CHECKING:  # pragma: no cover
 class MethodOptions:
     """What a method may read (each reads only its own): ``iterations`` (cap), ``tol``
     (stop at NashConv <= tol), ``seconds`` (wall-clock budget), ``sigma0`` (starting profile,
-    shape ``(n_infosets, n_actions)``; None = uniform), ``schedule`` and ``averaging`` (fp),
-    ``all`` (lcp: every equilibrium from the standard starts), ``epsilon`` (paper-fp's regret
-    bound), ``progress`` (a tqdm bar)."""
+    shape ``(n_infosets, n_actions)``; None = uniform), ``schedule`` (``simultaneous`` or
+    ``alternating`` updates: fp and the CFR family; None = the method's own: simultaneous for
+    fp and cfr, alternating for the other CFR methods), ``averaging`` (fp), ``all`` (lcp:
+    every equilibrium from the standard starts), ``epsilon`` (paper-fp's regret bound),
+    ``alpha``, ``beta``, ``gamma`` and ``storage`` (the CFR family's discount and averaging
+    exponents and its regret storage; None = the variant's own,
+    :data:`pokerdyn.solvers.learning.cfr_plus.VARIANTS`), ``progress`` (a tqdm bar)."""
 
     iterations: int = 10_000
     tol: float | None = None
     seconds: float | None = None
     sigma0: Any = None
-    schedule: str = "simultaneous"
+    schedule: str | None = None
     averaging: str = "reach"
     all: bool = False
     epsilon: float | None = None
     progress: bool = False
+    alpha: float | None = None
+    beta: float | None = None
+    gamma: float | None = None
+    storage: str = "float64"
 
 
 Method = Callable[["CompiledGame", MethodOptions], "SolverResult"]
@@ -67,7 +79,8 @@ def _fp(cg: CompiledGame, o: MethodOptions) -> SolverResult:
     """Fictitious play: each player best-responds to the average profile (--schedule,
     --averaging)."""
     from pokerdyn.solvers.learning.fictitious_play import fictitious_play
-    return fictitious_play(cg, iterations=o.iterations, tol=o.tol, schedule=o.schedule,
+    return fictitious_play(cg, iterations=o.iterations, tol=o.tol,
+                           schedule=o.schedule or "simultaneous",
                            averaging=o.averaging, sigma0=o.sigma0, seconds=o.seconds,
                            progress=o.progress)
 
@@ -79,20 +92,49 @@ def _hedge(cg: CompiledGame, o: MethodOptions) -> SolverResult:
                  progress=o.progress)
 
 
+def _cfr_family(name: str, cg: CompiledGame, o: MethodOptions) -> SolverResult:
+    """The CFR-family method ``name`` with the options' overrides of its parameters."""
+    from pokerdyn.solvers.learning.cfr_plus import cfr, variant
+    alternating = None if o.schedule is None else o.schedule == "alternating"
+    method = variant(name, alpha=o.alpha, beta=o.beta, gamma=o.gamma, alternating=alternating,
+                     storage=o.storage)
+    return cfr(cg, iterations=o.iterations, tol=o.tol, sigma0=o.sigma0, seconds=o.seconds,
+               progress=o.progress, method=method)
+
+
 def _cfr_plus(cg: CompiledGame, o: MethodOptions) -> SolverResult:
     """CFR+: regret matching+, alternating updates, linear averaging (Tammelin 2014)."""
-    from pokerdyn.solvers.learning.cfr_plus import cfr
-    return cfr(cg, iterations=o.iterations, tol=o.tol, sigma0=o.sigma0, seconds=o.seconds,
-               progress=o.progress)
+    return _cfr_family("cfr+", cg, o)
 
 
 def _cfr(cg: CompiledGame, o: MethodOptions) -> SolverResult:
     """Vanilla CFR: regret matching, simultaneous updates, uniform averaging (Zinkevich et
     al. 2007)."""
-    from pokerdyn.solvers.learning.cfr_plus import cfr
-    return cfr(cg, iterations=o.iterations, tol=o.tol, regret_matching_plus=False,
-               alternating=False, linear_averaging=False, sigma0=o.sigma0, seconds=o.seconds,
-               progress=o.progress)
+    return _cfr_family("cfr", cg, o)
+
+
+def _lcfr(cg: CompiledGame, o: MethodOptions) -> SolverResult:
+    """Linear CFR: regrets and the average weighted by the iteration (DCFR with alpha = beta
+    = gamma = 1; Brown & Sandholm 2019)."""
+    return _cfr_family("lcfr", cg, o)
+
+
+def _dcfr(cg: CompiledGame, o: MethodOptions) -> SolverResult:
+    """Discounted CFR: positive regrets discounted by t^1.5/(t^1.5+1), negative by 1/2, the
+    average weighted by t^2 (alpha 1.5, beta 0, gamma 2; Brown & Sandholm 2019)."""
+    return _cfr_family("dcfr", cg, o)
+
+
+def _pcfr_plus(cg: CompiledGame, o: MethodOptions) -> SolverResult:
+    """Predictive CFR+: regret matching+ on the regrets plus the last regrets as prediction,
+    quadratic averaging (Farina, Kroer & Sandholm 2021)."""
+    return _cfr_family("pcfr+", cg, o)
+
+
+def _pdcfr_plus(cg: CompiledGame, o: MethodOptions) -> SolverResult:
+    """Predictive discounted CFR+: PCFR+ with DCFR's discount of the regrets (alpha 2.3,
+    gamma 5; Xu et al. 2024)."""
+    return _cfr_family("pdcfr+", cg, o)
 
 
 def _lp(cg: CompiledGame, o: MethodOptions) -> SolverResult:
@@ -163,16 +205,22 @@ METHODS: dict[str, Method] = {
     "hedge": _hedge,
     "cfr+": _cfr_plus,
     "cfr": _cfr,
+    "lcfr": _lcfr,
+    "dcfr": _dcfr,
+    "pcfr+": _pcfr_plus,
+    "pdcfr+": _pdcfr_plus,
     "lp": _lp,
     "lcp": _lcp,
     "paper-fp": _paper_fp,
 }
 
-ITERATIVE_METHODS = ("fp", "hedge", "cfr+", "cfr")   # run by the shared loop (iterations, tol)
+CFR_METHODS = ("cfr+", "cfr", "lcfr", "dcfr", "pcfr+", "pdcfr+")  # the CFR family's variants
+# run by the shared loop (iterations, tol)
+ITERATIVE_METHODS = ("fp", "hedge", *CFR_METHODS)
 TWO_PLAYER_METHODS = ("lp", "lcp")                   # sequence-form: 2-player games only
 # what each command offers (a subset of METHODS, in the order of its help)
-SOLVE_METHODS = ("fp", "hedge", "cfr+", "cfr", "lp", "lcp")
-COMPARE_METHODS = ("fp", "hedge", "cfr+", "cfr", "lp")
+SOLVE_METHODS = ("fp", "hedge", *CFR_METHODS, "lp", "lcp")
+COMPARE_METHODS = ("fp", "hedge", *CFR_METHODS, "lp")
 COLLUSION_METHODS = ("cfr+", "fp", "paper-fp")
 
 
@@ -205,6 +253,6 @@ def run_method(name: str, cg: CompiledGame, options: MethodOptions | None = None
     return METHODS[name](cg, options)
 
 
-__all__ = ["COLLUSION_METHODS", "COMPARE_METHODS", "ITERATIVE_METHODS", "METHODS",
+__all__ = ["CFR_METHODS", "COLLUSION_METHODS", "COMPARE_METHODS", "ITERATIVE_METHODS", "METHODS",
            "MethodOptions", "PAPER_FP_CHECK", "PAPER_FP_EPSILON", "SOLVE_METHODS",
            "TWO_PLAYER_METHODS", "check_method", "describe", "run_method"]

@@ -21,12 +21,27 @@ def add_arguments(p) -> None:
     p.add_argument("--pot", default=None, help="pot size P")
     p.add_argument("--method", default="fp",
                    help=f"one of: {', '.join(SOLVE_METHODS)} (default fp; cfr is vanilla CFR, "
-                        "cfr+ CFR+; pokerdyn.solvers.methods)")
+                        "cfr+ CFR+, lcfr linear CFR, dcfr discounted CFR, pcfr+ predictive "
+                        "CFR+, pdcfr+ predictive discounted CFR+; pokerdyn.solvers.methods)")
     p.add_argument("--iterations", type=int_arg("iterations", 1), default=10_000,
                    help="iteration cap (default 10000)")
     p.add_argument("--tol", default=None, help="stop when NashConv <= TOL")
-    p.add_argument("--schedule", default="simultaneous", choices=("simultaneous", "alternating"))
+    p.add_argument("--schedule", default=None, choices=("simultaneous", "alternating"),
+                   help="fp and the CFR family: update the players together or in turn "
+                        "(default: the method's own; simultaneous for fp and cfr, alternating "
+                        "for the other CFR methods)")
     p.add_argument("--averaging", default="reach", choices=("reach", "infoset"))
+    p.add_argument("--alpha", default=None, metavar="A",
+                   help="CFR family: discount positive regrets by t^A/(t^A+1) (dcfr 1.5, "
+                        "pdcfr+ 2.3, lcfr 1; default: the method's own)")
+    p.add_argument("--beta", default=None, metavar="B",
+                   help="CFR family: discount negative regrets by t^B/(t^B+1) (dcfr 0, lcfr 1)")
+    p.add_argument("--gamma", default=None, metavar="G",
+                   help="CFR family: weight iteration t of the average by t^G, G >= 0 (cfr 0, "
+                        "cfr+ 1, dcfr and pcfr+ 2, pdcfr+ 5)")
+    p.add_argument("--storage", default=None, choices=("float64", "float32", "int16"),
+                   help="CFR family: regret storage (default float64; int16: 16-bit regrets "
+                        "with one float scale per information set)")
     p.add_argument("--init", default=None, metavar="NAME=X,...",
                    help="starting strategy: named parameters in [0, 1], e.g. b_J=0.3,c_K=0.5 "
                         "(others uniform); methods read it as args.sigma0")
@@ -48,7 +63,8 @@ def run(args) -> int:
                 schedule=args.schedule, averaging=args.averaging, init=args.init,
                 all_equilibria=args.all, strategy_out=args.strategy_out,
                 progress=not args.json, force=getattr(args, "force", False),
-                max_memory=getattr(args, "max_memory", None), **game_options(args))
+                max_memory=getattr(args, "max_memory", None), alpha=args.alpha,
+                beta=args.beta, gamma=args.gamma, storage=args.storage, **game_options(args))
     if args.json:
         emit_json(res.to_dict())
     else:
