@@ -19,6 +19,8 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS: dict[str, tuple[str, str]] = {
     "fp": ("bench_fp.py", "fictitious play and NashConv against the plain-Python reference"),
     "cfr": ("bench_cfr.py", "CFR+ against fictitious play (and OpenSpiel's C++ CFR+)"),
+    "cfr-variants": ("bench_cfr_variants.py",
+                     "the CFR variants against CFR+, LiteEFG and OpenSpiel's C++ CFR+"),
     "fp-hedge": ("bench_fp_hedge.py", "FP against hedge on 3-seat ICM jam/fold"),
     "scale": ("bench_scale.py", "build, compile, evaluate a synthetic 10^7-node game"),
     "openspiel": ("bench_openspiel.py", "an imported OpenSpiel game against OpenSpiel"),

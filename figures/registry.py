@@ -13,6 +13,7 @@ FIGURES: dict[str, str] = {
     "river_strategy_tree": "pokerdyn.figures.river.strategy_tree",
     "river_table13": "pokerdyn.figures.river.table13",
     "convergence_compare": "pokerdyn.figures.convergence.convergence_compare",
+    "convergence_cfr_variants": "pokerdyn.figures.convergence.cfr_variants",
     "ode_cycles": "pokerdyn.figures.billingham.ode.cycles",
     "ode_manifold": "pokerdyn.figures.billingham.ode.manifold",
     "ode_fates": "pokerdyn.figures.billingham.ode.fates",
@@ -71,7 +72,7 @@ QUICK_SECONDS: dict[str, float] = {
     "mercer_strong": 0.1, "mercer_report": 0.1, "billingham_table1": 9.7,
     "qre_selection": 6.1, "alliance_transfer": 3.2, "qre_stability": 1.5,
     "fp_convergence": 2.4, "ode_cycles": 5.2, "ode_manifold": 1.1,
-    "convergence_compare": 4.9, "ode_fates": 1.3, "ode_expectations": 1.5,
+    "convergence_compare": 4.9, "convergence_cfr_variants": 9.0, "ode_fates": 1.3, "ode_expectations": 1.5,
     "ode_portrait3d": 1.4, "river_value_bet_size": 4.2, "river_strategy_tree": 0.8,
     "ode_basin": 2.1, "river_table13": 6.5, "kuhn3_third_frequencies": 7.8,
     "kuhn3_third_expectations": 1.6, "tournament_chart": 4.2, "skp_solutions": 1.6,
@@ -87,7 +88,8 @@ PAPERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Papadopoulos: the river game", ("river_",)),
     ("Mercer: hold'em from rules, and collusion", ("mercer_",)),
     ("Ganzfried and Sandholm: tournament endgames", ("tournament_",)),
-    ("Solver convergence (fictitious play, CFR+, the LP)", ("fp_convergence", "convergence_")),
+    ("Solver convergence (fictitious play, the CFR family, the LP)",
+     ("fp_convergence", "convergence_")),
 )
 
 

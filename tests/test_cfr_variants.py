@@ -214,3 +214,21 @@ def test_api_refuses_bad_variants_with_the_one_exception_type():
         variant("pcfr+", gamma=-0.5)
     with pytest.raises(GameError, match="unknown CFR variant 'xcfr'"):
         variant("xcfr")
+
+
+def test_variants_figure_draws_every_variant(tmp_path):
+    # reproduce's convergence_cfr_variants (quick: leduc and river, 0.5 s per variant): one
+    # curve and one reported number per variant and game, every curve falling from the
+    # uniform profile's NashConv
+    from pokerdyn.figures.registry import load
+
+    res = load("convergence_cfr_variants").main(tmp_path, quick=True)
+    assert res.files[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert sorted(res.numbers) == sorted(f"{g} {m}" for g in ("leduc", "river")
+                                         for m in CFR_METHODS)
+    fig = load("convergence_cfr_variants").figure(quick=True)
+    for ax in fig.axes:
+        assert len(ax.lines) == len(CFR_METHODS)
+        for line in ax.lines:
+            y = line.get_ydata()
+            assert y[-1] < y[0]
