@@ -90,4 +90,6 @@ nitpick_ignore_regex = [
 html_theme = "furo"
 html_title = f"pokerdyn {release}"
 html_static_path = ["_static"]
+# long text outputs of executed cells wrap instead of scrolling sideways (_static/pokerdyn.css)
+html_css_files = ["pokerdyn.css"]
 html_show_sourcelink = False

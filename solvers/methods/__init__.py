@@ -55,7 +55,7 @@ class MethodOptions:
     every equilibrium from the standard starts), ``epsilon`` (paper-fp's regret bound),
     ``alpha``, ``beta``, ``gamma`` and ``storage`` (the CFR family's discount and averaging
     exponents and its regret storage; None = the variant's own,
-    :data:`pokerdyn.solvers.learning.cfr_plus.VARIANTS`), ``progress`` (a tqdm bar)."""
+    ``pokerdyn.solvers.learning.cfr_plus.VARIANTS``), ``progress`` (a tqdm bar)."""
 
     iterations: int = 10_000
     tol: float | None = None
