@@ -177,7 +177,13 @@ def _fallback(ring, clean, steps, only, piv, gens, p, out) -> None:
                 and all(m % 2 == 0 for _, m in facs)):
             DROPPED.extend((-b + s * sp.sqrt(disc)) / (2 * a) for s in (-1, 1))
             return
-    for root in sp.solve(f.as_expr(), x):
+    # a quadratic in x alone over QQ (P a number; kuhn3-third at P = 9 has one): its roots
+    # q +- r*sqrt(n) are left as they are by sympy's simplify, which would import
+    # sympy.physics.units (0.17 s); other equations keep it (over QQ(sqrt(73)), say, it
+    # rewrites sqrt(2)*sqrt(-11039 + 1301*sqrt(73)) as sqrt(-22078 + 2602*sqrt(73)))
+    plain = (f.ring.domain.is_QQ and f.degree(i) == 2
+             and all(f.degree(j) <= 0 for j in range(len(gens)) if j != i))
+    for root in sp.solve(f.as_expr(), x, **({"simplify": False} if plain else {})):
         rad = [a for a in root.atoms(sp.Pow) if a.exp.is_Rational and a.exp.q != 1]
         if (p is not None and rad) or any(a.free_symbols - {p} for a in rad):
             DROPPED.append(root)  # a radical in P or in other unknowns: not an affine family

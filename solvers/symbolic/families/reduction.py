@@ -27,8 +27,9 @@ interval's rational sample, where all signs are those of the whole interval, whi
 substituted values and interval end points are kept symbolic in ``P``.
 
 Floating point only filters: a linear program with a clear slack proves that no affine
-constraint is an implicit equality, and bounds of one parameter further than 1e-9 from the
-extreme are not compared exactly; every decision that is kept is exact.  Families that are
+constraint is an implicit equality (up to two parameters with rational coefficients are
+decided exactly instead), and bounds of one parameter further than 1e-9 from the extreme
+are not compared exactly; every decision that is kept is exact.  Families that are
 rational in several free parameters are left as enumerated (none occur in the Billingham
 games once pinned parameters are substituted).
 """
@@ -175,9 +176,17 @@ def _pin(fam: Family, x: sp.Symbol, v: sp.Expr) -> Family:
     return replace(fam, free=tuple(n for n in fam.free if n != x.name), constraints=cons)
 
 
-def _float_interior(cn, xs) -> bool:
-    """Floating-point prefilter: True if some point satisfies every constraint with a clear
-    margin (a Chebyshev-like LP), so that no constraint is an implicit equality."""
+def _has_interior(cn, xs) -> bool:
+    """True if some point satisfies every constraint of ``cn`` (affine in ``xs``) strictly,
+    so that none is an implicit equality.  At most two parameters with rational coefficients:
+    decided exactly (Fourier-Motzkin in fractions, a few milliseconds for 30 constraints,
+    where the linear program loads scipy.optimize for 0.2 s); else a floating-point
+    prefilter, a Chebyshev-like linear program with a clear margin (False means only "not
+    shown": each constraint is then checked exactly, with the same outcome)."""
+    if len(xs) <= 2:
+        rows = pot_split._fraction_rows([(e, True) for e, _ in cn], xs)
+        if rows is not None:
+            return pot_split._fraction_feasible(rows, len(xs))
     try:
         rows = [[float(e.coeff(x, 1)) for x in xs] for e, _ in cn]
         rest = [float(e.subs({x: 0 for x in xs})) for e, _ in cn]
@@ -199,7 +208,7 @@ def _implicit_equality(fam: Family, cn, xs, ctx: _Ctx) -> tuple[sp.Symbol, sp.Ex
     sym = [sp.expand(e) for e, _ in fam.constraints if sp.expand(ctx.num(e)).free_symbols]
     idx = [k for k, c in enumerate(cn) if pot_split.is_affine([c], xs)]
     aff = [cn[k] for k in idx]
-    if _float_interior(aff, xs):
+    if _has_interior(aff, xs):
         return None
     for m, k in enumerate(idx):
         e, s = cn[k]
