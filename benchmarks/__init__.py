@@ -19,6 +19,8 @@ HERE = Path(__file__).resolve().parent
 BENCHMARKS: dict[str, tuple[str, str]] = {
     "fp": ("bench_fp.py", "fictitious play and NashConv against the plain-Python reference"),
     "cfr": ("bench_cfr.py", "CFR+ against fictitious play (and OpenSpiel's C++ CFR+)"),
+    "public-tree": ("bench_public_tree.py",
+                    "public-tree CFR+ per iteration and memory against the history tree"),
     "cfr-variants": ("bench_cfr_variants.py",
                      "the CFR variants against CFR+, LiteEFG and OpenSpiel's C++ CFR+"),
     "fp-hedge": ("bench_fp_hedge.py", "FP against hedge on 3-seat ICM jam/fold"),

@@ -80,9 +80,11 @@ def _mercer(kind: str, players, bet, check, collusion, colluders, ranks, copies,
 
 
 def _mercer_setup(kind: str, players, bet, check, collusion, colluders, ranks, copies,
-                  max_bets, ante, collapse=True) -> tuple[tuple, dict]:
-    """The checked options as build_game's arguments (shared with the size estimate)."""
-    n = _players(players, (2, 3, 4, 5) if kind == "smh" else (2, 3))
+                  max_bets, ante, collapse=True, public: bool = False) -> tuple[tuple, dict]:
+    """The checked options as build_game's arguments (shared with the size estimate).
+    ``public``: for the public-tree form (games.public), which builds MMH with 4 and 5
+    players; the history tree stops at 3 (hundreds of millions of histories)."""
+    n = _players(players, (2, 3, 4, 5) if kind == "smh" or public else (2, 3))
     collapse = _bool("collapse", collapse)
     check = _bool("check", check)
     ranks = _int("ranks", ranks, 1, MAX_RANKS)
