@@ -69,7 +69,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 
 @njit(cache=True)
-def _discount(t, e):
+def discount_factor(t, e):
     """``t^e / (t^e + 1)`` (Brown & Sandholm's discount after ``t`` iterations)."""
     if t <= 0:
         return 0.0
@@ -101,13 +101,19 @@ def _store(regret, q, scale, quant, I, row):
 
 
 @njit(cache=True)
-def _update_player(cfv, own, sigma, regret, q, scale, last, avg, legal, infoset_player, who,
+def update_regrets(cfv, own, sigma, regret, q, scale, last, avg, legal, infoset_player, who,
                    t, plus, discount, alpha, beta, gamma, predictive, quant):
+    """The CFR family's update of ``who``'s rows at iteration ``t`` (module docstring), the one
+    both engines run (history-tree information sets here, public-tree rows in
+    :mod:`pokerdyn.solvers.public`): from the counterfactual action values ``cfv`` and own
+    reach ``own``, accumulate the average and update the regrets (float ``regret``, or
+    16-bit ``q`` with per-row ``scale`` when ``quant``; ``last``: the instantaneous regrets
+    kept for the predictive variants)."""
     amax = legal.shape[1]
     row = np.zeros(amax)
     weight = 1.0 if gamma == 0.0 else float(t) if gamma == 1.0 else float(t) ** gamma
-    dpos = _discount(t - 1, alpha) if discount else 1.0
-    dneg = _discount(t - 1, beta) if discount else 1.0
+    dpos = discount_factor(t - 1, alpha) if discount else 1.0
+    dneg = discount_factor(t - 1, beta) if discount else 1.0
     for I in range(legal.shape[0]):
         if infoset_player[I] != who:
             continue
@@ -133,8 +139,10 @@ def _update_player(cfv, own, sigma, regret, q, scale, last, avg, legal, infoset_
 
 
 @njit(cache=True)
-def _match_player(sigma, regret, q, scale, last, legal, infoset_player, who, dnext,
+def match_regrets(sigma, regret, q, scale, last, legal, infoset_player, who, dnext,
                   predictive, quant):
+    """``who``'s next strategy: regret matching on the regrets, or (predictive variants) on
+    the regrets times ``dnext`` plus the last instantaneous regrets."""
     row = np.zeros(legal.shape[1])
     for I in range(legal.shape[0]):
         if infoset_player[I] == who:
@@ -158,19 +166,19 @@ def _cfr_iterations(kind, player, parent, edge, infoset, chance_prob, terminal_i
     cf_reach = np.zeros(n_inf)
     own = np.zeros(n_inf)
     for t in range(t0 + 1, t0 + n_iter + 1):
-        dnext = _discount(t, alpha) if discount else 1.0
+        dnext = discount_factor(t, alpha) if discount else 1.0
         for p in range(n_players):
             cfv_into(kind, player, parent, edge, infoset, chance_prob, terminal_index, payoffs,
                      sigma, p, cfv, cf_reach, own, reach, v, iparents[p], topos[p], ms[p])
-            _update_player(cfv, own, sigma, regret, q, scale, last, avg, legal,
+            update_regrets(cfv, own, sigma, regret, q, scale, last, avg, legal,
                            infoset_player, p, t, plus, discount, alpha, beta, gamma,
                            predictive, quant)
             if alternating:
-                _match_player(sigma, regret, q, scale, last, legal, infoset_player, p, dnext,
+                match_regrets(sigma, regret, q, scale, last, legal, infoset_player, p, dnext,
                               predictive, quant)
         if not alternating:
             for p in range(n_players):
-                _match_player(sigma, regret, q, scale, last, legal, infoset_player, p, dnext,
+                match_regrets(sigma, regret, q, scale, last, legal, infoset_player, p, dnext,
                               predictive, quant)
 
 
@@ -319,13 +327,17 @@ def cfr(cg: CompiledGame, iterations: int = 10_000, tol: float | None = None,
     check_variant(method.alpha, method.beta, method.gamma, method.storage)
     res = run_iterative(cg, method, iterations=iterations, tol=tol, sigma0=sigma0,
                         seconds=seconds, progress=progress)
-    discount, a, b = method.discounts()
-    opts = {"regret_matching_plus": method.regret_matching_plus,
+    return SolverResult(**{**res.__dict__, "options": variant_options(method)})
+
+
+def variant_options(method: CFR) -> dict[str, Any]:
+    """The options a CFR-family run records (a solver result's ``options``)."""
+    return {"regret_matching_plus": method.regret_matching_plus,
             "alternating": method.alternating,
             "linear_averaging": method.averaging_exponent() == 1.0,
             "gamma": method.averaging_exponent(), "predictive": method.predictive,
             "alpha": method.alpha, "beta": method.beta, "storage": method.storage}
-    return SolverResult(**{**res.__dict__, "options": opts})
 
 
-__all__ = ["CFR", "CFRState", "STORAGE", "VARIANTS", "cfr", "check_variant", "variant"]
+__all__ = ["CFR", "CFRState", "STORAGE", "VARIANTS", "cfr", "check_variant", "discount_factor",
+           "match_regrets", "update_regrets", "variant", "variant_options"]

@@ -29,6 +29,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from pokerdyn.solvers.learning.cfr_plus import discount_factor, match_regrets, update_regrets
+
 TERMINAL, CHANCE, DECISION = 0, 1, 2
 
 
@@ -277,41 +279,25 @@ def best_response(kind, parent, edge, actor, child_start, children, priv_n, priv
 
 
 @njit(cache=True)
-def _regret_matching(regret_row, legal_row, out_row):
-    # solvers.learning._regret_kernels.regret_matching, the same operations in the same order
-    total = 0.0
-    for a in range(regret_row.shape[0]):
-        if legal_row[a] and regret_row[a] > 0.0:
-            total += regret_row[a]
-    n_legal = 0
-    for a in range(regret_row.shape[0]):
-        n_legal += 1 if legal_row[a] else 0
-    for a in range(regret_row.shape[0]):
-        if not legal_row[a]:
-            out_row[a] = 0.0
-        elif total > 0.0:
-            out_row[a] = max(regret_row[a], 0.0) / total
-        else:
-            out_row[a] = 1.0 / n_legal
-
-
-@njit(cache=True)
 def cfr_iterations(kind, parent, edge, actor, child_start, children, priv_n, priv_off, up,
                    row_off, legal, row_player, jstart, jlen, jx, jw, tab, scale, offset, tstart,
-                   tdata, doff, toff, dense, sigma, regret, avg, t0, n_iter, alternating, plus,
-                   linear):
-    """``n_iter`` CFR iterations from ``t0`` (flags as :func:`solvers.learning.cfr_plus.cfr`)
-    on the public tree, updating ``sigma``, ``regret`` and ``avg`` (rows) in place."""
+                   tdata, doff, toff, dense, sigma, regret, q, qscale, last, avg, t0, n_iter,
+                   alternating, plus, discount, alpha, beta, gamma, predictive, quant):
+    """``n_iter`` iterations of the CFR family from ``t0`` on the public tree, updating
+    ``sigma``, the regrets and ``avg`` (rows) in place: the counterfactual values and own
+    reaches of the rows come from the range vectors, the update is the history tree's
+    (:func:`pokerdyn.solvers.learning.cfr_plus.update_regrets`, the variant's options)."""
     n = priv_n.shape[1]
     E = up.shape[0]
     n_rows, amax = legal.shape
     R = np.empty(E)
     W = np.empty(E)
     cfv = np.zeros((n_rows, amax))
+    own = np.zeros(n_rows)
     br = np.empty(0, dtype=np.int64)
     V = kind.shape[0]
     for t in range(t0 + 1, t0 + n_iter + 1):
-        weight = float(t) if linear else 1.0
+        dnext = discount_factor(t, alpha) if discount else 1.0
         for p in range(n):
             reaches(kind, parent, edge, actor, priv_n, priv_off, up, row_off, sigma, R)
             values(kind, actor, child_start, children, priv_n, priv_off, up, row_off, legal,
@@ -324,25 +310,16 @@ def cfr_iterations(kind, parent, edge, actor, child_start, children, priv_n, pri
                 ro = row_off[v]
                 o = priv_off[v, p]
                 for x in range(priv_n[v, p]):
-                    r = ro + x
-                    own = R[o + x]
-                    value = 0.0
-                    for a in range(amax):
-                        if legal[r, a]:
-                            value += sigma[r, a] * cfv[r, a]
-                            avg[r, a] += weight * own * sigma[r, a]
-                    for a in range(amax):
-                        if legal[r, a]:
-                            regret[r, a] += cfv[r, a] - value
-                            if plus and regret[r, a] < 0.0:
-                                regret[r, a] = 0.0
+                    own[ro + x] = R[o + x]
+            update_regrets(cfv, own, sigma, regret, q, qscale, last, avg, legal, row_player,
+                           p, t, plus, discount, alpha, beta, gamma, predictive, quant)
             if alternating:
-                for r in range(n_rows):
-                    if row_player[r] == p:
-                        _regret_matching(regret[r], legal[r], sigma[r])
+                match_regrets(sigma, regret, q, qscale, last, legal, row_player, p, dnext,
+                              predictive, quant)
         if not alternating:
-            for r in range(n_rows):
-                _regret_matching(regret[r], legal[r], sigma[r])
+            for p in range(n):
+                match_regrets(sigma, regret, q, qscale, last, legal, row_player, p, dnext,
+                              predictive, quant)
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ from pokerdyn.games.errors import GameError
 from pokerdyn.games.public.form import PublicGame
 from pokerdyn.solvers.iterative import SolverResult, checkpoints, iterate
 from pokerdyn.solvers.learning._regret_kernels import RegretState, normalise_average
+from pokerdyn.solvers.learning.cfr_plus import CFR, CFRState, variant_options
 from pokerdyn.solvers.public import _kernels as PK
 
 
@@ -106,55 +107,65 @@ def best_response(pg: PublicGame, sigma: NDArray[np.float64], player: int
 
 
 @dataclass
-class PublicCFR:
-    """The CFR family on the public tree (flags as :class:`solvers.learning.cfr_plus.CFR`)."""
+class PublicCFR(CFR):
+    """The CFR family on the public tree: the options of
+    :class:`pokerdyn.solvers.learning.cfr_plus.CFR` (flags, discount and averaging exponents,
+    predictive, storage) and its row-by-row update; only the counterfactual values come from
+    the range vectors."""
 
-    regret_matching_plus: bool = True
-    alternating: bool = True
-    linear_averaging: bool = True
-    name: str = "cfr+"
-
-    def init(self, pg: PublicGame, sigma0: NDArray[np.float64]) -> RegretState:
-        return RegretState.start(check_profile(pg, sigma0))
+    def init(self, pg: PublicGame, sigma0: NDArray[np.float64]) -> CFRState:
+        return super().init(pg, check_profile(pg, sigma0))
 
     def advance(self, pg: PublicGame, state: RegretState, t0: int, n: int) -> None:
+        quant = state.table.dtype == np.int16
+        discount, alpha, beta = self.discounts()
+        last = getattr(state, "last", np.zeros((0, 0)))
+        if self.predictive and last.shape != state.sigma.shape:
+            last = state.last = np.zeros_like(state.sigma)
+        qscale = getattr(state, "scale", np.zeros(0))
         PK.cfr_iterations(*_tree(pg)[:10], pg.legal, pg.row_player, *_payoffs(pg), state.sigma,
-                          state.table, state.avg, t0, n, self.alternating,
-                          self.regret_matching_plus, self.linear_averaging)
+                          np.zeros((0, 0), dtype=state.avg.dtype) if quant else state.table,
+                          state.table if quant else np.zeros((0, 0), dtype=np.int16), qscale,
+                          last, state.avg, t0, n, self.alternating, self.regret_matching_plus,
+                          discount, alpha, beta, self.averaging_exponent(), self.predictive,
+                          quant)
 
     def average(self, pg: PublicGame, state: RegretState) -> NDArray[np.float64]:
-        return normalise_average(state.avg, pg.legal)
+        return normalise_average(state.avg.astype(np.float64, copy=False), pg.legal)
 
 
 def cfr(pg: PublicGame, iterations: int = 10_000, tol: float | None = None,
         regret_matching_plus: bool = True, alternating: bool = True,
         linear_averaging: bool = True, sigma0: NDArray[np.float64] | None = None,
         seconds: float | None = None, progress: bool = False,
-        growth: float = 1.1) -> SolverResult:
-    """CFR+ (default flags) or a CFR variant on the public tree; NashConv of the average
-    measured at geometric checkpoints.  ``strategy`` of the result: public rows."""
+        growth: float = 1.1, *, method: CFR | None = None) -> SolverResult:
+    """CFR+ (default flags), a CFR variant given by its flags, or the configured ``method``
+    (:func:`pokerdyn.solvers.learning.cfr_plus.variant`) on the public tree; NashConv of the
+    average measured at geometric checkpoints.  ``strategy`` of the result: public rows."""
+    import time
+    from dataclasses import fields
+
     if not isinstance(iterations, (int, np.integer)) or iterations < 1:
         raise GameError(f"iterations={iterations!r} is outside the allowed range [1, inf)")
-    plus = regret_matching_plus and alternating and linear_averaging
-    plain = not (regret_matching_plus or alternating or linear_averaging)
-    name = "cfr+" if plus else "cfr" if plain else "cfr-variant"
-    method = PublicCFR(regret_matching_plus, alternating, linear_averaging, name)
-    state = method.init(pg, pg.uniform() if sigma0 is None else sigma0)
-    import time
+    if method is None:
+        plus = regret_matching_plus and alternating and linear_averaging
+        plain = not (regret_matching_plus or alternating or linear_averaging)
+        method = CFR(regret_matching_plus, alternating, linear_averaging,
+                     "cfr+" if plus else "cfr" if plain else "cfr-variant")
+    public = PublicCFR(**{f.name: getattr(method, f.name) for f in fields(CFR)})
+    state = public.init(pg, pg.uniform() if sigma0 is None else sigma0)
     start = time.perf_counter()
-    run = iterate(pg, method, state, iterations=int(iterations),
+    run = iterate(pg, public, state, iterations=int(iterations),
                   at=checkpoints(int(iterations), growth),
-                  measure=lambda g, st: nash_conv(g, method.average(g, st)),
+                  measure=lambda g, st: nash_conv(g, public.average(g, st)),
                   stop=None if tol is None else (lambda nc: nc <= tol), seconds=seconds,
                   progress=progress, label="nash_conv")
-    avg = method.average(pg, state)
-    return SolverResult(method=name, strategy=avg, iterations=run.iterations,
+    avg = public.average(pg, state)
+    return SolverResult(method=public.name, strategy=avg, iterations=run.iterations,
                         seconds=time.perf_counter() - start, nash_conv=run.value,
                         expected_payoffs=expected_payoffs(pg, avg), history=run.history,
                         converged=run.converged,
-                        options={"regret_matching_plus": regret_matching_plus,
-                                 "alternating": alternating,
-                                 "linear_averaging": linear_averaging, "engine": "public"})
+                        options={**variant_options(public), "engine": "public"})
 
 
 __all__ = ["PublicBestResponse", "PublicCFR", "best_response", "cfr", "counterfactual_values",
