@@ -93,8 +93,15 @@ def strategy_to_dict(cg: CompiledGame, sigma: NDArray[np.float64]) -> dict[str, 
 def strategy_by_infoset(cg: CompiledGame,
                         sigma: NDArray[np.float64]) -> dict[str, dict[str, float]]:
     """``{"<infoset label>": {"<action>": probability}}`` for every information set."""
+    return strategy_by_labels(cg.game.infosets, sigma)
+
+
+def strategy_by_labels(infosets, sigma: NDArray[np.float64]) -> dict[str, dict[str, float]]:
+    """:func:`strategy_by_infoset` from the information sets themselves (``label`` and
+    ``actions`` of each, in the profile's row order): a public-tree form carries them
+    without its history tree."""
     return {I.label: {act: float(sigma[i, a]) for a, act in enumerate(I.actions)}
-            for i, I in enumerate(cg.game.infosets)}
+            for i, I in enumerate(infosets)}
 
 
 def has_declared_names(game) -> bool:

@@ -184,7 +184,8 @@ def test_solve_json_reports_the_variant(tmp_path):
     d = json.loads(run.out)
     assert d["method"] == "dcfr"
     assert d["variant"] == {"alpha": 1.5, "beta": 0.0, "gamma": 3.0, "predictive": False,
-                            "plus": False, "schedule": "simultaneous", "storage": "float64"}
+                            "plus": False, "schedule": "simultaneous", "storage": "float64",
+                            "engine": "tree"}
     import pokerdyn as pd
     r = pd.solve("leduc", "dcfr", iterations=200, gamma=3, schedule="simultaneous")
     assert r.to_dict()["variant"] == d["variant"]

@@ -201,7 +201,8 @@ def public_from_compiled(cg, name: str | None = None) -> PublicGame:
             tab = asm.add_table(np.asarray(cg.payoffs)[term_row[nodes]])
             asm.add(TERMINAL, par, e, counts, up, joint=joint, tab=tab, scale=1.0,
                     label=label)
-    return asm.finish(name or cg.name, n_infosets=cg.n_infosets)
+    return asm.finish(name or cg.name, n_infosets=cg.n_infosets,
+                      infosets=tuple(cg.game.infosets))
 
 
 __all__ = ["public_from_compiled"]

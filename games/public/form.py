@@ -87,6 +87,9 @@ class PublicGame:
     dense: NDArray[np.float64]
     n_infosets: int = -1          # of the history tree the rows map to (-1: none known)
     labels: tuple = ()            # public history label per node (display only)
+    # the history tree's information sets the rows map to (games.tree.Infoset: label, player,
+    # actions), for reporting a profile by label and action without the history tree
+    infosets: tuple = field(default=(), repr=False)
     cache: dict = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -211,7 +214,7 @@ class Assembler:
         self.labels.append(label)
         return v
 
-    def finish(self, name: str, n_infosets: int = -1) -> PublicGame:
+    def finish(self, name: str, n_infosets: int = -1, infosets: tuple = ()) -> PublicGame:
         n = self.n
         kind = np.array(self.kind, dtype=np.int8)
         V = kind.shape[0]
@@ -263,7 +266,7 @@ class Assembler:
             scale=np.array(self.scale, dtype=np.float64),
             offset=np.array(self.offset, dtype=np.float64).reshape(V, n),
             tstart=tstart, tdata=tdata.reshape(-1, n), doff=doff, toff=toff, dense=dense,
-            n_infosets=n_infosets, labels=tuple(self.labels))
+            n_infosets=n_infosets, labels=tuple(self.labels), infosets=tuple(infosets))
 
 
 def _dense(kind, priv_n, jstart, jlen, jx, jw, tab, tstart, tdata):

@@ -23,13 +23,14 @@ import numpy as np
 
 from pokerdyn.games.errors import GameError
 from pokerdyn.games.holdem.betting import Round
-from pokerdyn.games.holdem.build import (_check_cards, _public_tree, _shares, _stages, _team)
+from pokerdyn.games.holdem.build import (_check_cards, _label, _public_tree, _shares, _stages,
+                                         _team)
 from pokerdyn.games.holdem.cards import Deck
 from pokerdyn.games.holdem.collapse import BoardExpectation, trailing_round
 from pokerdyn.games.holdem.deals import SHARED, deal_paths, views
 from pokerdyn.games.holdem.evaluators import Evaluator
 from pokerdyn.games.public.form import Assembler, PublicGame
-from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL
+from pokerdyn.games.tree import CHANCE, DECISION, TERMINAL, Infoset
 
 
 class _Spaces:
@@ -124,13 +125,18 @@ def public_from_builder(deck: Deck, rounds: Sequence[Round], evaluator: Evaluato
     sp = _Spaces(paths, n, strong_team, per)
 
     # history-tree information-set numbering, exactly as build_game
-    vids = [views(paths, p, strong_team, per)[0] for p in range(n)]
+    vids, vtabs = zip(*(views(paths, p, strong_team, per) for p in range(n)))
     vcount = [[int(ids.max()) + 1 if ids.size else 0 for ids in vids[p]] for p in range(n)]
     ibase, n_inf = {}, 0
+    name_of = (lambda r: deck.rank_name(r)) if merged else deck.card_name
+    infosets = []   # build_game's, labels and actions, for reports by label
     for v, k in enumerate(pub.kind):
         if k == DECISION:
             ibase[v] = n_inf
-            n_inf += vcount[pub.player[v]][pub.depth[v]]
+            p, d = pub.player[v], pub.depth[v]
+            n_inf += vcount[p][d]
+            infosets.extend(Infoset(_label(name_of, flat, p, strong_team, view, pub.hist[v]),
+                                    p, pub.actions[v]) for view in vtabs[p][d])
 
     # chance weights of the deal paths (exact, rounded once)
     weight = [np.array([float(f) for f in fr]) for fr in paths.frac]
@@ -232,7 +238,8 @@ def public_from_builder(deck: Deck, rounds: Sequence[Round], evaluator: Evaluato
             tab = table(d, s, act) if sum(act) > 1 else -1
             asm.add(TERMINAL, par, e, cnt, up, joint=joint(d, s), tab=tab, scale=scale,
                     offset=off, label=label)
-    return asm.finish(name, n_infosets=n_inf)
+    assert len(infosets) == n_inf
+    return asm.finish(name, n_infosets=n_inf, infosets=tuple(infosets))
 
 
 def public_game(spec: str) -> PublicGame:

@@ -136,6 +136,129 @@ def _variant_options(method: str, schedule: Any, alpha: Any, beta: Any, gamma: A
     return out
 
 
+ENGINES = ("tree", "public", "auto")
+PUBLIC_BUILDERS = ("leduc", "mercer-smh", "mercer-mmh")  # games.public.holdem.public_game
+
+
+def _base(game: Any) -> str | None:
+    """The registry name of a spec string (None for a built game, a file or a bad spec)."""
+    if not isinstance(game, str):
+        return None
+    from pokerdyn.games.catalog.spec import parse_spec
+    try:
+        return parse_spec(game)[0]
+    except GameError:
+        return None
+
+
+def _engine(engine: Any, method: str, game: Any) -> str:
+    """``tree`` or ``public`` for ``engine`` (``auto`` resolved: the public tree for the CFR
+    family on the builder games), GameError for anything else or ``public`` with a method
+    outside the CFR family."""
+    from pokerdyn.solvers.methods import CFR_METHODS
+
+    if engine not in ENGINES:
+        raise GameError(f"engine={engine!r} is not one of: {', '.join(ENGINES)}")
+    if engine == "auto":
+        return "public" if method in CFR_METHODS and _base(game) in PUBLIC_BUILDERS \
+            else "tree"
+    if engine == "public" and method not in CFR_METHODS:
+        raise GameError(f"engine 'public' runs the CFR family ({', '.join(CFR_METHODS)}); "
+                        f"method {method!r} runs on the history tree (engine 'tree')")
+    return engine
+
+
+def public_form(game: Any, pot: Any = None, **options: Any):
+    """``(public form, compiled history tree or None)`` of ``game`` (at ``pot`` for games
+    with a pot P): built from the rules for the builder games (no history tree), else
+    derived from the compiled game; GameError naming the game when its histories do not
+    factor into public x private states."""
+    from pokerdyn.games.public import public_from_compiled, public_game
+
+    base = _base(game)
+    if base in PUBLIC_BUILDERS:
+        if pot is not None:
+            raise GameError(f"game {base!r} has no pot parameter P, so --pot does not apply "
+                            "(its game parameters: none)")
+        from pokerdyn.games.catalog.spec import format_spec, parse_spec
+        _, opts = parse_spec(game)
+        for k, v in options.items():
+            if k in opts and str(opts[k]) != str(v):
+                raise GameError(f"option {k} is given twice with different values "
+                                f"({opts[k]!r} in the spec, {v!r} as a keyword)")
+        return public_game(format_spec(base, {**opts, **options})), None
+    from pokerdyn.games import compile_game
+    g, values = game_and_values(game, pot, **options)
+    cg = compile_game(g, values)
+    try:
+        return public_from_compiled(cg), cg
+    except GameError as exc:
+        raise GameError(f"game {cg.name!r} has no public tree (engine 'public'): "
+                        f"{exc}") from None
+
+
+def _solve_public(game, method, pot, tol, iterations, init, strategy_out, progress, force,
+                  max_memory, variant, out_file, stages, options) -> "SolveResult":
+    """:func:`solve` on the public tree (``engine="public"``): the same result, its
+    strategies by the history tree's information-set labels."""
+    from pokerdyn.api.inputs import check_solver_work
+    from pokerdyn.games.public import to_history
+    from pokerdyn.games.strategy import strategy_by_labels
+    from pokerdyn.solvers.learning.cfr_plus import variant as make_variant
+    from pokerdyn.solvers.public import cfr as public_cfr
+
+    with build_limits(max_memory, force):
+        with stages("build"):
+            pg, cg = public_form(game, pot, **options)
+    named = parse_init(init)
+    sigma0 = None
+    if named:
+        if cg is None:
+            raise GameError(f"--init names parameters, and {pg.name!r} built from the rules "
+                            "has none (its strategy is by information set); use engine 'tree'")
+        from pokerdyn.games.public import from_history
+        from pokerdyn.games.strategy import strategy_from_params
+        sigma0 = from_history(pg, strategy_from_params(cg, named))
+    # the work estimate: the public form's arrays are read once per player and iteration
+    check_solver_work(force, [method], iterations, pg.nbytes() // 8)
+    m = make_variant(method, **variant)
+    with stages("solve"):
+        res = public_cfr(pg, iterations, tol, sigma0=sigma0, progress=progress, method=m)
+    profile = to_history(pg, res.strategy)
+    by_infoset = strategy_by_labels(pg.infosets, profile)
+    strategy = by_infoset
+    if cg is not None:
+        from pokerdyn.games.strategy import has_declared_names, params_from_strategy
+        if has_declared_names(cg.game):
+            strategy = params_from_strategy(cg, profile)
+    name = pg.name if cg is None else cg.game.name
+    _write_strategy(out_file, stages, name, method, strategy, by_infoset)
+    return SolveResult(
+        game=name,
+        pot=None if cg is None else ({} if pot is None else cg.values).get("P"),
+        method=method, iterations=res.iterations,
+        seconds=res.seconds, nash_conv=res.nash_conv, tol=tol,
+        converged=None if tol is None else bool(res.nash_conv <= tol),
+        expected_payoffs=tuple(float(x) for x in res.expected_payoffs), strategy=strategy,
+        strategy_by_infoset=by_infoset,
+        strategy_file=None if out_file is None else str(out_file), profile=profile,
+        history=res.history, variant={**_variant_ran(res.options), "engine": "public",
+                                      "public_size": pg.size()},
+        timings=stages.seconds)
+
+
+def _write_strategy(out_file, stages, game: str, method: str, strategy, by_infoset) -> None:
+    """``--strategy-out``: the full strategy as JSON, written atomically (nothing without a
+    file)."""
+    if out_file is None:
+        return
+    from pokerdyn.api.inputs import atomic_write_text
+    with stages("write"):
+        atomic_write_text(out_file, json.dumps(
+            {"game": game, "method": method, "strategy": strategy,
+             "strategy_by_infoset": by_infoset}, indent=1) + "\n", "strategy-out")
+
+
 def _variant_ran(options: Mapping[str, Any]) -> dict[str, Any]:
     """The CFR variant's parameters as they ran (the solve's ``variant`` key)."""
     return {"alpha": options["alpha"], "beta": options["beta"], "gamma": options["gamma"],
@@ -244,7 +367,8 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
           averaging: str = "reach", init: "str | Mapping[str, Any] | None" = None,
           all_equilibria: bool = False, strategy_out: Any = None, progress: bool = False,
           force: bool = False, max_memory: Any = None, alpha: Any = None, beta: Any = None,
-          gamma: Any = None, storage: str | None = None, **options: Any) -> SolveResult:
+          gamma: Any = None, storage: str | None = None, engine: str = "tree",
+          **options: Any) -> SolveResult:
     """Solve a game numerically, as ``pokerdyn solve`` does.
 
     Parameters
@@ -285,6 +409,13 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     storage : str or None
         The CFR family's regret storage: ``float64`` (default), ``float32`` or ``int16``
         (16-bit regrets with one float scale per information set).
+    engine : str
+        Where the CFR family runs: ``tree`` (the history tree, default), ``public`` (the
+        public tree with range vectors, :mod:`pokerdyn.games.public`: built from the rules
+        for ``leduc``, ``mercer-smh`` and ``mercer-mmh``, whose 4 and 5 players only it
+        builds, else derived from the compiled game; GameError for a game whose histories
+        do not factor) or ``auto`` (the public tree for the builder games, whose public form
+        is the smaller, else the history tree).  Other methods run on the history tree.
     **options
         Game options (``street="half"``, ``max_bets=2``), as :func:`pokerdyn.game`.
 
@@ -306,8 +437,11 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     >>> r = pd.solve("leduc", "dcfr", iterations=300)
     >>> r.variant["alpha"], r.variant["gamma"], r.nash_conv < 0.01
     (1.5, 2.0, True)
+    >>> r = pd.solve("mercer-mmh(players=2)", "cfr+", engine="public", iterations=100)
+    >>> r.variant["engine"], r.nash_conv < 0.05
+    ('public', True)
     """
-    from pokerdyn.api.inputs import atomic_write_text, check_output_file, check_solver_work
+    from pokerdyn.api.inputs import check_output_file, check_solver_work
     from pokerdyn.solvers.methods import SOLVE_METHODS, MethodOptions, check_method
 
     stages = Stages()
@@ -316,6 +450,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
     iterations = _iterations(iterations, 10_000)
     _seed(seed)
     variant = _variant_options(method, schedule, alpha, beta, gamma, storage)
+    engine = _engine(engine, method, game)
     if method == "lp":
         _refuse_lp(game)
     if method == "lcp":
@@ -324,6 +459,9 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         raise GameError("--all lists the equilibria of the LCP solver; use it with --method lcp")
     out_file = None if strategy_out is None else \
         check_output_file(str(strategy_out), "strategy-out")
+    if engine == "public":
+        return _solve_public(game, method, pot, tol, iterations, init, strategy_out, progress,
+                             force, max_memory, variant, out_file, stages, options)
     with build_limits(max_memory, force):
         with stages("build"):
             g, values = game_and_values(game, pot, **options)
@@ -356,11 +494,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         equilibria = [{**e, "strategy": view(cg, e["strategy"]),
                        "strategy_by_infoset": strategy_by_infoset(cg, e["strategy"])}
                       for e in res.options["all"]]
-    if out_file is not None:
-        with stages("write"):
-            atomic_write_text(out_file, json.dumps(
-                {"game": g.name, "method": method, "strategy": strategy,
-                 "strategy_by_infoset": by_infoset}, indent=1) + "\n", "strategy-out")
+    _write_strategy(out_file, stages, g.name, method, strategy, by_infoset)
     return SolveResult(
         game=g.name, pot=values.get("P"), method=method, iterations=res.iterations,
         seconds=res.seconds, nash_conv=res.nash_conv, tol=tol,
@@ -369,7 +503,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         strategy_by_infoset=by_infoset,
         strategy_file=None if out_file is None else str(out_file), exact=exact,
         starts=starts, equilibria=equilibria, profile=res.strategy, history=res.history,
-        variant=None if variant is None else _variant_ran(res.options),
+        variant=None if variant is None else {**_variant_ran(res.options), "engine": "tree"},
         timings=stages.seconds)
 
 

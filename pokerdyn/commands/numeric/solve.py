@@ -42,6 +42,11 @@ def add_arguments(p) -> None:
     p.add_argument("--storage", default=None, choices=("float64", "float32", "int16"),
                    help="CFR family: regret storage (default float64; int16: 16-bit regrets "
                         "with one float scale per information set)")
+    p.add_argument("--engine", default="tree", choices=("tree", "public", "auto"),
+                   help="CFR family: run on the history tree (default), the public tree with "
+                        "range vectors (leduc, mercer-smh, mercer-mmh from the rules, MMH "
+                        "with 4 and 5 players only there; other games derived from their "
+                        "compiled form), or auto (the public tree for those builder games)")
     p.add_argument("--init", default=None, metavar="NAME=X,...",
                    help="starting strategy: named parameters in [0, 1], e.g. b_J=0.3,c_K=0.5 "
                         "(others uniform); methods read it as args.sigma0")
@@ -64,7 +69,8 @@ def run(args) -> int:
                 all_equilibria=args.all, strategy_out=args.strategy_out,
                 progress=not args.json, force=getattr(args, "force", False),
                 max_memory=getattr(args, "max_memory", None), alpha=args.alpha,
-                beta=args.beta, gamma=args.gamma, storage=args.storage, **game_options(args))
+                beta=args.beta, gamma=args.gamma, storage=args.storage, engine=args.engine,
+                **game_options(args))
     if args.json:
         emit_json(res.to_dict())
     else:
