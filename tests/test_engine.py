@@ -78,3 +78,25 @@ def test_bad_engine_requests_are_one_line_exit_2(tmp_path, argv, message):
     run = run_cli(["solve", *argv], tmp_path)
     assert run.code == 2 and message in run.err, run.err
     assert run.written == []
+
+
+def test_games_reports_the_public_tree_sizes():
+    # one public row per information set of the history tree (leduc: 288, as the card says)
+    d = pd.catalog("leduc").to_dict()
+    assert d["public"]["rows"] == d["public"]["infosets"] == d["infosets"] == 288
+    assert d["public"]["histories"] == d["nodes"] == 1939
+    assert d["public"]["public_nodes"] < d["nodes"] and d["public"]["bytes"] > 0
+    assert "public" not in pd.catalog("kuhn3").to_dict()
+
+
+def test_a_public_tree_too_large_is_refused_before_building(tmp_path):
+    # mercer-mmh(players=5): 25.5e9 histories, estimated from the betting templates and deal
+    # counts in milliseconds, refused against the memory limit unless --force
+    run = run_cli(["solve", "mercer-mmh(players=5)", "--method", "cfr+", "--engine", "public",
+                   "--max-memory", "8G"], tmp_path)
+    assert run.code == 2 and run.written == []
+    assert "its public tree needs about 119.0 GiB to build" in run.err
+    assert "25,507,743,291 histories" in run.err and "8.0 GiB (--max-memory)" in run.err
+    # the history tree points to the public engine for 4 and 5 players
+    run = run_cli(["solve", "mercer-mmh(players=4)", "--method", "cfr+"], tmp_path)
+    assert run.code == 2 and "--engine public" in run.err

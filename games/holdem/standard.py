@@ -84,6 +84,11 @@ def _mercer_setup(kind: str, players, bet, check, collusion, colluders, ranks, c
     """The checked options as build_game's arguments (shared with the size estimate).
     ``public``: for the public-tree form (games.public), which builds MMH with 4 and 5
     players; the history tree stops at 3 (hundreds of millions of histories)."""
+    if kind == "mmh" and not public and players in (4, 5, "4", "5"):
+        raise GameError(f"players={players} is outside the allowed values {{2, 3}} of "
+                        "mercer-mmh's history tree (hundreds of millions of histories); its "
+                        "public tree takes 4 and 5 players: pokerdyn solve "
+                        f"'mercer-mmh(players={players})' --engine public")
     n = _players(players, (2, 3, 4, 5) if kind == "smh" or public else (2, 3))
     collapse = _bool("collapse", collapse)
     check = _bool("check", check)

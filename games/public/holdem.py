@@ -242,11 +242,17 @@ def public_from_builder(deck: Deck, rounds: Sequence[Round], evaluator: Evaluato
     return asm.finish(name, n_infosets=n_inf, infosets=tuple(infosets))
 
 
-def public_game(spec: str) -> PublicGame:
-    """The public-tree form of a builder game of the registry (``leduc``, ``mercer-smh``,
-    ``mercer-mmh``, with options: ``mercer-mmh(players=3)``); GameError for other games
-    (derive them from their compiled form: :func:`games.public.derive.public_from_compiled`).
-    ``mercer-mmh`` accepts 4 and 5 players here (the history tree refuses them: too large)."""
+# Peak bytes of a public-form build per history node of the game it stands for (the history
+# count is games.holdem.build.estimate_size's, milliseconds for any size), measured on
+# mercer-mmh: 3 players 4.3e6 histories -> 103 MB traced peak (24 B per history, fixed costs
+# dominating), 4 players 3.8e8 -> 1.58 GB peak RSS (4.1 B per history).  5 B bounds the
+# 4-player build; the estimate refuses 5 players (2.5e10 histories: about 120 GB).
+PUBLIC_BYTES_PER_HISTORY = 5
+FIXED_BYTES = 200 * 2**20  # imports and the small games' fixed costs
+
+
+def _setup(spec: str) -> tuple[tuple, dict]:
+    """``build_game``'s arguments of the builder game ``spec`` (checked options)."""
     from pokerdyn.games.catalog.registry import GAME_OPTIONS, check_option
     from pokerdyn.games.catalog.spec import parse_spec, format_spec
     from pokerdyn.games.holdem import standard as S
@@ -269,7 +275,50 @@ def public_game(spec: str) -> PublicGame:
     args, kw = setups[base](**bound.arguments)
     kw.pop("description", None)
     kw["name"] = format_spec(base, opts)
+    return args, kw
+
+
+def public_size_estimate(spec: str) -> tuple[int, int]:
+    """``(histories, bytes)``: the history count of the builder game ``spec`` (counted, not
+    built) and the estimated peak bytes of building its public form."""
+    from pokerdyn.games.holdem.build import estimate_size
+
+    args, kw = _setup(spec)
+    deck, rounds, evaluator, n = args
+    est = estimate_size(deck, rounds, n, collapse=kw.get("collapse"), evaluator=evaluator,
+                        merge=kw.get("merge", True))
+    return est.nodes, FIXED_BYTES + PUBLIC_BYTES_PER_HISTORY * est.nodes
+
+
+def check_public_size(spec: str) -> int:
+    """Refuse, before anything is built, a public form whose build would not fit in the
+    memory limit (games.size.resource_limits: ``--max-memory``, else the available memory)
+    unless forced; returns the estimated bytes."""
+    from pokerdyn.games.size import available_memory, current_limits, format_bytes, \
+        format_count
+
+    nodes, need = public_size_estimate(spec)
+    ctx = current_limits()
+    limit, source = (ctx.max_memory, "--max-memory") if ctx.max_memory is not None else \
+        (available_memory(), "the available memory")
+    if not ctx.force and need > limit:
+        raise GameError(f"game {spec}: its public tree needs about {format_bytes(need)} to "
+                        f"build (estimate: {format_count(nodes)} histories x "
+                        f"{PUBLIC_BYTES_PER_HISTORY} bytes, measured on mercer-mmh); the "
+                        f"allowed memory limit is {format_bytes(limit)} ({source}); set "
+                        "--max-memory SIZE or --force to build anyway")
+    return need
+
+
+def public_game(spec: str) -> PublicGame:
+    """The public-tree form of a builder game of the registry (``leduc``, ``mercer-smh``,
+    ``mercer-mmh``, with options: ``mercer-mmh(players=3)``); GameError for other games
+    (derive them from their compiled form: :func:`games.public.derive.public_from_compiled`)
+    and for a form too large for the memory limit (:func:`check_public_size`).
+    ``mercer-mmh`` accepts 4 and 5 players here (the history tree refuses them: too large)."""
+    check_public_size(spec)
+    args, kw = _setup(spec)
     return public_from_builder(*args, **kw)
 
 
-__all__ = ["public_from_builder", "public_game"]
+__all__ = ["check_public_size", "public_from_builder", "public_game", "public_size_estimate"]

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 SPEC_NOTE = ("A game is a spec: name or name(key=value,...), e.g. 'river(street=half,"
              "max_bets=2)'; 'openspiel:leduc_poker(players=3)' imports an OpenSpiel game.")
 MANY_PARAMETERS = 8  # the text lists at most this many parameter names in full
+# `pokerdyn games SPEC` builds a builder game's public form to give its sizes up to this many
+# histories (seconds); above, it gives the estimate (solve --engine public builds it)
+PUBLIC_LISTED = 5_000_000
 
 
 @dataclass(frozen=True, repr=False)
@@ -29,6 +32,7 @@ class Catalog(Result):
     cards: tuple[dict[str, Any], ...]
     single: bool = False
     listing: bool = False
+    public: tuple[dict[str, Any] | None, ...] = ()
     timings: dict[str, float] = field(default_factory=dict, compare=False)
 
     @property
@@ -37,8 +41,15 @@ class Catalog(Result):
         return tuple(c["game"] for c in self.cards)
 
     def to_dict(self) -> Any:
-        """``pokerdyn games --json``: the card of the one game asked, else a list of cards."""
-        return dict(self.cards[0]) if self.single else [dict(c) for c in self.cards]
+        """``pokerdyn games --json``: the card of the one game asked, else a list of cards;
+        a builder game asked by name also has ``public``, its public tree's sizes
+        (``public_nodes``, ``rows``, ``infosets``, ``infoset_actions``, ``joint_deals``,
+        ``bytes``; only ``histories`` and ``build_bytes_estimate`` when it is not built)."""
+        out = [dict(c) for c in self.cards]
+        for c, pub in zip(out, self.public):
+            if pub is not None:
+                c["public"] = pub
+        return out[0] if self.single else out
 
     def to_text(self) -> str:
         lines = []
@@ -52,6 +63,9 @@ class Catalog(Result):
             if r["options"]:
                 opts = ", ".join(k if v is None else f"{k}={v}" for k, v in r["options"].items())
                 lines.append(f"{'':<18}options (defaults): {opts}")
+            pub = next((p for c, p in zip(self.cards, self.public) if c is r), None)
+            if pub is not None:
+                lines.append(f"{'':<18}{_public_text(pub)}")
         if self.listing:
             lines += ["", SPEC_NOTE]
         return "\n".join(lines)
@@ -66,6 +80,33 @@ class Catalog(Result):
 
     def _summary(self) -> dict[str, Any]:
         return {"games": list(self.names), "single": self.single, "listing": self.listing}
+
+
+def _public_text(pub: dict[str, Any]) -> str:
+    from pokerdyn.games.size import format_bytes
+
+    if "public_nodes" not in pub:
+        return (f"public tree (--engine public): not built here; about "
+                f"{format_bytes(pub['build_bytes_estimate'])} to build")
+    return (f"public tree (--engine public): {pub['public_nodes']:,} public nodes, "
+            f"{pub['infosets']:,} information sets, {pub['infoset_actions']:,} information-set "
+            f"actions, {format_bytes(pub['bytes'])}")
+
+
+def public_sizes(spec: Any) -> dict[str, Any] | None:
+    """The public tree's sizes of a builder game (None for other games): built when it
+    stands for at most :data:`PUBLIC_LISTED` histories, else its build estimate."""
+    from pokerdyn.api.numeric import PUBLIC_BUILDERS, _base
+
+    if _base(spec) not in PUBLIC_BUILDERS:
+        return None
+    from pokerdyn.games.public.holdem import public_game, public_size_estimate
+
+    n, need = public_size_estimate(spec)
+    out: dict[str, Any] = {"histories": n, "build_bytes_estimate": need}
+    if n <= PUBLIC_LISTED:
+        out.update(public_game(spec).size())
+    return out
 
 
 def catalog(games: "str | Game | Sequence[str | Game] | None" = None, *,
@@ -120,9 +161,10 @@ def catalog(games: "str | Game | Sequence[str | Game] | None" = None, *,
     asked = [games] if single else list(games)
     single = single or len(asked) == 1
     limits = build_limits(max_memory, force)
-    rows = []
+    rows, public = [], []
     with limits, stages("build"):
         for spec in asked:
             g = game(spec)
             rows.append(describe(g, spec if isinstance(spec, str) else g.name))
-    return Catalog(tuple(rows), single=single, timings=stages.seconds)
+            public.append(public_sizes(spec))
+    return Catalog(tuple(rows), single=single, public=tuple(public), timings=stages.seconds)
