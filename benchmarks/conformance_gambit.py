@@ -212,33 +212,12 @@ def named_values(game, sigma, reached) -> dict[str, Any]:
 
 def in_family(sol, point: dict[str, Fraction]) -> bool:
     """Is the exact point (values of some named parameters) in the family, for some value
-    of its free parameters within its constraints (strict ones strict)?"""
-    import sympy as sp
+    of its free parameters within its constraints (strict ones strict)?  A point at a pole
+    of the family's formulas is not
+    (:func:`solvers.symbolic.families.membership.contains_point`)."""
+    from pokerdyn.solvers.symbolic.families.membership import contains_point
 
-    from pokerdyn.solvers.symbolic.feasibility import pot_split
-
-    xs = [sp.Symbol(n, real=True) for n in sol.free]
-    eqs = []
-    for name, expr in sol.strategy:
-        if name not in point:
-            continue
-        e = sp.together(sp.sympify(expr) - sp.Rational(point[name].numerator,
-                                                       point[name].denominator))
-        if not (e.free_symbols & set(xs)):
-            if sp.simplify(e) != 0:
-                return False
-            continue
-        eqs.append(sp.numer(e))
-    solutions = [{}] if not eqs else sp.solve(eqs, xs, dict=True)
-    for s in solutions:
-        cons = [(sp.simplify(sp.sympify(e).xreplace(s)), strict) for e, strict in sol.raw]
-        left = sorted({x for e, _ in cons for x in e.free_symbols}, key=str)
-        if not left:
-            if all((e > 0) if strict else (e >= 0) for e, strict in cons):
-                return True
-        elif pot_split.feasible(cons, left):
-            return True
-    return False
+    return contains_point(sol, point)
 
 
 def near_family(sol, point: dict[str, float]) -> float:

@@ -118,7 +118,8 @@ class EquilibriaResult(Result):
 
 def equilibria(game: Any, pot: Any = None, *, method: str = "auto", seeds: int | None = None,
                seed: int = 0, workers: int | None = None, state: str | None = None,
-               prove_complete: bool = False, progress: bool = False) -> EquilibriaResult:
+               prove_complete: bool = False, progress: bool = False,
+               force: bool = False) -> EquilibriaResult:
     """Every equilibrium family of a game, exactly: at one pot, piecewise over the whole
     P axis (``pot=None``), or over a pot range ``pot=(low, high)``.
 
@@ -142,6 +143,10 @@ def equilibria(game: Any, pot: Any = None, *, method: str = "auto", seeds: int |
         Whole-axis path: prove the result complete with P symbolic.
     progress : bool
         Progress bars on stderr for long runs.
+    force : bool
+        Run the exact case search past its size limit (more than
+        ``walk.MAX_CASE_LEAVES`` case combinations are refused otherwise, with the size;
+        ``--force``).
 
     Returns
     -------
@@ -169,7 +174,7 @@ def equilibria(game: Any, pot: Any = None, *, method: str = "auto", seeds: int |
         pots, pot = pot, None
     return equilibria_of(game, pot, pots, method=method, seeds=seeds, seed=seed,
                          workers=workers, state=state, prove_complete=prove_complete,
-                         progress=progress)
+                         progress=progress, force=force)
 
 
 def _text(x: Any) -> str:
@@ -200,7 +205,7 @@ def equilibria_of(game: Any, pot: Any = None, pots: str | None = None, **kw: Any
 def _solve(g: Any, pot: Any, pots: str | None, *, method: str = "auto",
            seeds: int | None = None, seed: int = 0, workers: int | None = None,
            state: str | None = None, prove_complete: bool = False, progress: bool = False,
-           stages: Stages | None = None) -> Any:
+           stages: Stages | None = None, force: bool = False) -> Any:
     from pokerdyn.solvers.symbolic import entry
 
     axis = method == "axis" or (method == "auto" and _axis_likely(g, pot))
@@ -214,7 +219,7 @@ def _solve(g: Any, pot: Any, pots: str | None, *, method: str = "auto",
         read_pot=lambda t: parse_pot(t, g), state=saved,
         save_state=(lambda: atomic_write_text(path, json.dumps(saved))) if axis else None,
         proof_state=_proof_state(path) if axis else None, prove_complete=prove_complete,
-        progress=progress)
+        progress=progress, force=force)
 
 
 def _axis_likely(g: Any, pot: Any) -> bool:

@@ -144,11 +144,14 @@ def choose_method(game: Game, pot: Any = None, pots: Any = None, seeds: int | No
                   f"most {MAX_PARAMETERS}): every equilibrium, {where}")
 
 
-def case_search(game: Game, pot: Any, fixed: dict | None = None) -> list:
+def case_search(game: Game, pot: Any, fixed: dict | None = None, force: bool = False) -> list:
     """``[(P set, Solution), ...]`` of the case search (or, for a game with an information
     set of more than two actions, the behaviour supports): piecewise in P, or at the exact
     ``pot``; ``fixed``: parameters set by dominance (:func:`reduced`), the rest
-    enumerated."""
+    enumerated.  A two-action game whose case walk reaches more than
+    ``walk.MAX_CASE_LEAVES`` case combinations is refused with that size (GameError),
+    unless ``force``."""
+    from pokerdyn.solvers.symbolic.casesearch import walk
     from pokerdyn.solvers.symbolic.casesearch.behaviour_supports import many_actions
     from pokerdyn.solvers.symbolic.model.conditions import MAX_PARAMETERS
     from pokerdyn.solvers.symbolic.axis.piecewise import equilibrium_pieces, solutions_at
@@ -165,9 +168,11 @@ def case_search(game: Game, pot: Any, fixed: dict | None = None) -> list:
         raise GameError(f"game {game.name!r}: too many parameters to enumerate "
                         f"({n} > {MAX_PARAMETERS}); follow its equilibria along P with "
                         "`pokerdyn continuation GAME --pots A:B`")
-    if pot is None:
-        return [(pc.p_set, s) for pc in equilibrium_pieces(game, fixed) for s in pc.solutions]
-    return [(sp.FiniteSet(pot), s) for s in solutions_at(game, pot, fixed)]
+    with walk.leaf_limit(None if force else walk.MAX_CASE_LEAVES, game.name):
+        if pot is None:
+            return [(pc.p_set, s) for pc in equilibrium_pieces(game, fixed)
+                    for s in pc.solutions]
+        return [(sp.FiniteSet(pot), s) for s in solutions_at(game, pot, fixed)]
 
 
 def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
@@ -175,7 +180,7 @@ def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
                      workers: int | None = None, read_pot: Callable[[str], Any] | None = None,
                      state: dict | None = None, save_state: Callable[[], None] | None = None,
                      proof_state: Any = None, prove_complete: bool = False,
-                     progress: bool = False) -> Equilibria:
+                     progress: bool = False, force: bool = False) -> Equilibria:
     """Every exact equilibrium family of ``game`` by the algorithm ``method`` chooses
     (module docstring): at the pot ``pot`` (text as ``--pot`` takes it, or an exact
     number), piecewise in P (no pot), or over ``pots`` (``"A:B"``, B may be ``oo`` on the
@@ -184,7 +189,8 @@ def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
     learning runs (default 20 at one pot, 4 per sample pot) from ``seed`` in ``workers``
     processes.  The whole-axis path resumes from ``state`` (pots done, updated in place;
     ``save_state()`` is called after each pot) and with ``prove_complete`` proves the
-    result complete (its own resume file ``proof_state``).  ``progress``: bars on stderr."""
+    result complete (its own resume file ``proof_state``).  ``progress``: bars on stderr.
+    ``force``: run the case search past its size limit (:func:`case_search`)."""
     from pokerdyn.solvers.symbolic.model.pot_values import exact_pot
 
     read = read_pot or exact_pot
@@ -209,7 +215,7 @@ def solve_equilibria(game: Game, pot: Any = None, pots: str | None = None,
     if choice.method == "supports":
         return _supports(game, value, pots, choice.reason, seeds, seed, workers, read,
                          progress)
-    fams = case_search(game, value, choice.fixed)
+    fams = case_search(game, value, choice.fixed, force)
     rec: dict = {"game": game.name, "families": []}
     from pokerdyn.solvers.symbolic.axis.family_records import solution_record
     rec["families"] = [solution_record(s, f) for s, f in fams]

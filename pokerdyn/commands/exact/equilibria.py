@@ -42,6 +42,9 @@ def add_arguments(p) -> None:
                    help="processes for the seeded runs and for the pots of the whole-axis "
                         "enumeration (default: one per CPU), and for the proof of "
                         f"--prove-complete (default 1); at most {top} (4 per CPU)")
+    p.add_argument("--force", action="store_true",
+                   help="run the exact case search past its size limit (more than 300 case "
+                        "combinations are refused, with the size: minutes to hours)")
     p.add_argument("--plot", default=None,
                    help="write a picture of every family's frequencies against P over the "
                         "pots asked (PNG, SVG, PDF ... by the suffix)")
@@ -69,7 +72,8 @@ def run(args) -> int:
         check_plot_file(args.plot)
     res = equilibria_of(args.game, args.pot, args.pots, seeds=args.seeds, seed=args.seed,
                         workers=args.workers, state=args.state,
-                        prove_complete=args.prove_complete, progress=not args.json)
+                        prove_complete=args.prove_complete, progress=not args.json,
+                        force=getattr(args, "force", False))
     if args.plot:
         save_plot(res, args.plot)
     if args.json:

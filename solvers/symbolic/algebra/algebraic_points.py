@@ -90,6 +90,24 @@ def real_points(eqs: Sequence[sp.Poly], xs: Sequence[sp.Symbol]) -> list[Point] 
     return out
 
 
+def reduce_root(e: sp.Expr) -> sp.Expr | None:
+    """``e``, a rational function over QQ of one ``CRootOf`` ``r`` (no other symbol), as the
+    polynomial in ``r`` of degree below its minimal polynomial's (exact: numerator times the
+    inverse of the denominator modulo the minimal polynomial); None for another shape."""
+    roots = e.atoms(sp.CRootOf)
+    if len(roots) != 1 or e.free_symbols:
+        return None
+    r = next(iter(roots))
+    f = sp.Poly(r.poly.as_expr().xreplace({r.poly.gen: _T}), _T, domain=QQ)
+    try:
+        num, den = (sp.Poly(sp.expand(x).xreplace({r: _T}), _T, domain=QQ)
+                    for x in sp.fraction(sp.together(e)))
+    except (sp.PolynomialError, sp.CoercionFailed):
+        return None
+    q = (num * den.invert(f)).rem(f) if den.degree() > 0 else (num.quo_ground(den.LC())).rem(f)
+    return sp.expand(q.as_expr().xreplace({_T: r}))
+
+
 def at_point(elem, point: Point, xs: Sequence[sp.Symbol]) -> sp.Poly:
     """A sparse-ring element in the unknowns ``xs`` (no other generator left in it) as the
     polynomial in ``t`` it becomes at ``point``."""

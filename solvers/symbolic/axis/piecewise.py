@@ -120,6 +120,11 @@ def _intervals(rels: Sequence[sp.Basic], xs: Sequence[sp.Symbol]) -> tuple:
 
 @lru_cache(maxsize=4096)
 def _nice(e: sp.Expr) -> sp.Expr:
+    if e.has(sp.CRootOf):  # an algebraic point (a root of degree > 2): reduced exactly
+        from pokerdyn.solvers.symbolic.algebra.algebraic_points import reduce_root
+        r = reduce_root(e)
+        if r is not None:
+            return r
     pots = {s for a in e.atoms(sp.Pow) if a.exp.is_Rational and a.exp.q == 2
             for s in a.base.free_symbols if s.name == "P"}
     if len(pots) == 1:  # a square root of a polynomial in P: a + b sqrt(R), a, b factored

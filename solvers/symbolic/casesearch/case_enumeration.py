@@ -31,6 +31,7 @@ from pokerdyn.games import Game, GameError
 from pokerdyn.solvers.symbolic.feasibility import algebraic, float_filter, pot_split
 from pokerdyn.solvers.symbolic.casesearch import walk
 from pokerdyn.solvers.symbolic.model.conditions import Condition, Family, conditions, pot_symbol
+from pokerdyn.solvers.symbolic.algebra import algebraic_points, triangular
 from pokerdyn.solvers.symbolic.algebra.triangular import solve_triangular
 
 
@@ -65,8 +66,21 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
     for fx, case in leaves:
         cset = [c.symbol for c, k in zip(conds, case) if k == "c"]
         eqs = [c.gradient.xreplace(fx) for c, k in zip(conds, case) if k == "c"]
+        if p is None:  # numeric: a nonlinear zero-dimensional leaf as algebraic points
+            points = _algebraic_leaf(eqs, cset)
+            if points is not None:
+                families += [f for pt in points
+                             if (f := _point_family(game, conds, case, fx, fixed, pt, cset))]
+                continue
         seen: list = []
+        dropped = len(triangular.DROPPED)
         branches = solve_triangular(eqs, cset, p, seen)
+        if p is None and len(triangular.DROPPED) > dropped:
+            # roots with radicals in other unknowns: never lost silently (g3.efg lost its
+            # fully mixed equilibrium this way before _algebraic_leaf)
+            raise GameError(f"game {game.name!r}: the case {case} has solutions with "
+                            "radicals in free parameters, which the enumeration cannot "
+                            "represent")
         if p is not None:  # where a pivot vanishes the leaf is solved again with P exact
             for c in set(seen):
                 if not (c.free_symbols - {p}):
@@ -116,6 +130,61 @@ def enumerate_families(game: Game, values: Mapping[str, Any] | None = None,
                                    tuple(cons), case, tuple(only), tuple(piv)))
     del syms
     return families
+
+
+def _algebraic_leaf(eqs: Sequence[sp.Expr], cset: Sequence[sp.Symbol]) -> list | None:
+    """The real points in the unit box of a leaf's equations when they are nonlinear with
+    rational coefficients and zero-dimensional in shape position
+    (:func:`solvers.symbolic.algebra.algebraic_points.real_points`: exact algebraic numbers,
+    e.g. the fully mixed equilibrium of Gambit's ``g3.efg``, a root of a degree-9
+    polynomial that the triangular solver's radicals cannot express); None otherwise (the
+    triangular solver takes the leaf)."""
+    if not cset or not eqs:
+        return None
+    try:
+        polys = [sp.Poly(e, *cset, domain=sp.QQ) for e in eqs]
+    except (sp.PolynomialError, sp.CoercionFailed, TypeError):
+        return None
+    polys = [q for q in polys if not q.is_zero]
+    if not polys or all(q.total_degree() <= 1 for q in polys):
+        return None
+    return algebraic_points.real_points(polys, list(cset))
+
+
+def _expr_at(e: sp.Expr, pt: Any, cset: Sequence[sp.Symbol]) -> sp.Poly:
+    """A polynomial expression over QQ in ``cset`` as the polynomial in ``t`` it becomes at
+    the algebraic point ``pt``."""
+    q = sp.Poly(e, *cset, domain=sp.QQ)
+    one = sp.Poly(1, algebraic_points._T, domain=sp.QQ)
+    out = one * 0
+    for m, c in q.terms():
+        t = one * c
+        for x, k in zip(cset, m):
+            if k:
+                t = t * pt.values[x] ** k
+        out = out + t
+    return out
+
+
+def _point_family(game: Game, conds: Sequence[Condition], case: str, fx: Mapping,
+                  fixed: Mapping[str, Any], pt: Any, cset: Sequence[sp.Symbol]
+                  ) -> Family | None:
+    """The family (one point) of an algebraic solution of a leaf, or None where a case
+    (a) or (b) sign fails there (every value exact: :class:`algebraic_points.Point`)."""
+    for c, k in zip(conds, case):
+        if k == "c":
+            continue
+        s = pt.sign(_expr_at(c.gradient.xreplace(fx), pt, cset))
+        if (k == "a" and s <= 0) or (k == "b" and s >= 0):
+            return None
+    strat = {}
+    for prm in game.named:
+        x = sp.Symbol(prm.name, real=True)
+        if x in pt.values:
+            strat[prm.name] = pt.value(pt.values[x])
+        else:
+            strat[prm.name] = fx.get(x, fixed.get(prm.name, x))
+    return Family(tuple(strat.items()), (), (), case)
 
 
 def _always(e: sp.Expr, strict: bool) -> bool:

@@ -15,7 +15,8 @@ as a task at each of them, where it is solved with ``P`` exact.
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from contextlib import contextmanager
+from typing import Any, Iterator, Sequence
 
 import sympy as sp
 
@@ -33,6 +34,38 @@ def add_task(critical: dict, expr: sp.Expr, p: sp.Symbol, task: tuple) -> None:
 
 def add_task_at(critical: dict, r: sp.Expr, task: tuple) -> None:
     critical.setdefault(sp.srepr(r), (r, []))[1].append(task)
+
+
+MAX_CASE_LEAVES = 300
+"""Case combinations (walk leaves, each an exact system to solve) that
+:func:`solvers.symbolic.entry.case_search` allows unless forced.  Measured on Gambit's
+collection (issue 34): files of up to 215 leaves finish (holdout7.efg, 215: about 70 s on a
+loaded machine; caro2.efg 141, 2smp.efg 171, el_farol_bar.efg 141; kuhn has 39, kuhn3-third
+74, skp 4); tim.efg (327), work3.efg (346), w_ex2.efg (846), centcs10.efg (958) and
+4cards.efg (1,776) ran past 90 s in the conformance run, and e16.efg and palf3.efg did not
+finish the walk itself."""
+_LIMIT: list = []  # [(limit, game name)] while a size-checked enumeration runs
+
+
+@contextmanager
+def leaf_limit(limit: int | None, name: str) -> Iterator[None]:
+    """Within the block a walk that reaches more than ``limit`` leaves stops with a
+    GameError naming the size and the limit (None: no limit, ``force``)."""
+    _LIMIT.append((limit, name))
+    try:
+        yield
+    finally:
+        _LIMIT.pop()
+
+
+def _too_many(n: int) -> None:
+    from pokerdyn.games import GameError
+
+    limit, name = _LIMIT[-1]
+    raise GameError(f"game {name!r} is too large for the exact case search: more than "
+                    f"{limit:,} case combinations (exact systems to solve; found {n:,} "
+                    f"before stopping); allowed: at most {limit:,} (force=True, --force, "
+                    "runs it anyway: minutes to hours)")
 
 
 SPLITS = 6  # bisections of a P cell in the propagation test
@@ -79,6 +112,11 @@ class _Search:
                 if (one | zero) >> i & 1}
 
     def leaf(self, one: int, zero: int, case: str, cells: int) -> None:
+        if _LIMIT and _LIMIT[-1][0] is not None and len(self.leaves) >= _LIMIT[-1][0]:
+            # one more leaf than allowed is about to be added: stop before the rest
+            if self.p is None and not self.boxes.feasible(one, zero, case, 0.0, 0.0):
+                return
+            _too_many(len(self.leaves) + 1)
         if self.p is None:  # the pot is substituted: P is a dummy at 0
             if self.boxes.feasible(one, zero, case, 0.0, 0.0):
                 self.leaves.append((self.fixed(one, zero), case))
