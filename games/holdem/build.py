@@ -185,6 +185,21 @@ def _label(name_of, stages_flat, p, team, view, hist) -> str:
     return infoset_label(p, own, "/".join(segs))
 
 
+def checked_setup(deck: Deck, rounds: Sequence[Round], n_players: int,
+                  collusion: str | None, colluders: Sequence[int] | None
+                  ) -> tuple[tuple[Round, ...], tuple[int, ...], list]:
+    """``(rounds, team, stages)`` of a hold'em game after the checks every form of it makes
+    (the history tree here, the public tree in :mod:`pokerdyn.games.public.holdem`): at
+    least 2 players, at least one round, enough cards, valid colluders."""
+    if not isinstance(n_players, int) or n_players < 2:
+        raise GameError(f"n_players={n_players!r} is outside [2, inf)")
+    rounds = tuple(rounds)
+    if not rounds:
+        raise GameError("a game needs at least one round")
+    _check_cards(deck, rounds, n_players)
+    return rounds, _team(collusion, colluders, n_players), _stages(rounds, n_players)
+
+
 def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_players: int,
                name: str = "holdem", collusion: str | None = None,
                colluders: Sequence[int] | None = None, merge: bool = True,
@@ -204,16 +219,9 @@ def build_game(deck: Deck, rounds: Sequence[Round], evaluator: Evaluator, n_play
         (:mod:`games.holdem.collapse`): the same information sets and expected payoffs,
         far fewer nodes.  None: whenever possible; True: required (GameError if not).
     """
-    if not isinstance(n_players, int) or n_players < 2:
-        raise GameError(f"n_players={n_players!r} is outside [2, inf)")
-    rounds = tuple(rounds)
-    if not rounds:
-        raise GameError("a game needs at least one round")
-    _check_cards(deck, rounds, n_players)
-    team = _team(collusion, colluders, n_players)
+    rounds, team, stages = checked_setup(deck, rounds, n_players, collusion, colluders)
     n = n_players
     start = time.perf_counter()
-    stages = _stages(rounds, n)
     merged = bool(merge and not evaluator.suited)
     stop = trailing_round(rounds, merged, evaluator, collapse)
     flat = tuple(s for st in stages[:stop] for s in st)
@@ -360,4 +368,4 @@ def estimate_size(deck: Deck, rounds: Sequence[Round], n_players: int,
     return GameSize(nodes, terms, n_players)
 
 
-__all__ = ["COLLUSION", "build_game", "count_nodes", "estimate_size"]
+__all__ = ["COLLUSION", "build_game", "checked_setup", "count_nodes", "estimate_size"]

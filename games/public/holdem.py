@@ -23,8 +23,7 @@ import numpy as np
 
 from pokerdyn.games.errors import GameError
 from pokerdyn.games.holdem.betting import Round
-from pokerdyn.games.holdem.build import (_check_cards, _label, _public_tree, _shares, _stages,
-                                         _team)
+from pokerdyn.games.holdem.build import _label, _public_tree, _shares, checked_setup
 from pokerdyn.games.holdem.cards import Deck
 from pokerdyn.games.holdem.collapse import BoardExpectation, trailing_round
 from pokerdyn.games.holdem.deals import SHARED, deal_paths, views
@@ -106,15 +105,8 @@ def public_from_builder(deck: Deck, rounds: Sequence[Round], evaluator: Evaluato
                         collapse: bool | None = None, **_ignored) -> PublicGame:
     """The public-tree form of ``build_game(deck, rounds, evaluator, n_players, ...)`` (same
     arguments; module docstring), its rows mapped to that game's information sets."""
-    if not isinstance(n_players, int) or n_players < 2:
-        raise GameError(f"n_players={n_players!r} is outside [2, inf)")
-    rounds = tuple(rounds)
-    if not rounds:
-        raise GameError("a game needs at least one round")
-    _check_cards(deck, rounds, n_players)
-    team = _team(collusion, colluders, n_players)
+    rounds, team, stages = checked_setup(deck, rounds, n_players, collusion, colluders)
     n = n_players
-    stages = _stages(rounds, n)
     merged = bool(merge and not evaluator.suited)
     stop = trailing_round(rounds, merged, evaluator, collapse)
     flat = tuple(s for st in stages[:stop] for s in st)

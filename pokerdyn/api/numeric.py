@@ -411,7 +411,7 @@ def solve(game: "str | Game", method: str = "fp", *, pot: Any = None, tol: Any =
         (16-bit regrets with one float scale per information set).
     engine : str
         Where the CFR family runs: ``tree`` (the history tree, default), ``public`` (the
-        public tree with range vectors, :mod:`pokerdyn.games.public`: built from the rules
+        public tree with range vectors, ``pokerdyn.games.public``: built from the rules
         for ``leduc``, ``mercer-smh`` and ``mercer-mmh``, whose 4 and 5 players only it
         builds, else derived from the compiled game; GameError for a game whose histories
         do not factor) or ``auto`` (the public tree for the builder games, whose public form
