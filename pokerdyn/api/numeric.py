@@ -120,7 +120,7 @@ def _variant_options(method: str, schedule: Any, alpha: Any, beta: Any, gamma: A
             raise GameError(f"--{next(iter(given))} applies to the CFR family "
                             f"({', '.join(CFR_METHODS)}), not to method {method!r}")
         return None
-    from pokerdyn.solvers.learning.cfr_plus import STORAGE
+    from pokerdyn.solvers.learning.cfr_plus import check_variant
 
     out: dict[str, Any] = {}
     for name in ("alpha", "beta"):
@@ -129,9 +129,7 @@ def _variant_options(method: str, schedule: Any, alpha: Any, beta: Any, gamma: A
     if "gamma" in given:
         out["gamma"] = parse_float(given["gamma"], "gamma", low=0)
     if "storage" in given:
-        if given["storage"] not in STORAGE:
-            raise GameError(f"storage={given['storage']!r} is not one of: "
-                            f"{', '.join(STORAGE)}")
+        check_variant(storage=given["storage"])   # the solver's own check of the storage
         out["storage"] = given["storage"]
     return out
 

@@ -255,22 +255,48 @@ class CFR:
                         scale=np.zeros(n_inf if self.storage == "int16" else 0),
                         last=np.zeros((n_inf, amax) if self.predictive else (0, 0)))
 
-    def advance(self, cg: CompiledGame, state: RegretState, t0: int, n: int) -> None:
+    def kernel_state(self, state: RegretState) -> tuple:
+        """What the kernels take of ``state`` (either engine's): ``(regret, q, scale, last,
+        quant)``, float regrets or 16-bit ``q`` with its per-row ``scale`` (the other an
+        empty array), the predictive variants' ``last`` regrets (made here for a state
+        without them: a warm start)."""
         quant = state.table.dtype == np.int16
-        discount, alpha, beta = self.discounts()
         last = getattr(state, "last", np.zeros((0, 0)))
         if self.predictive and last.shape != state.sigma.shape:
             last = state.last = np.zeros_like(state.sigma)
-        scale = getattr(state, "scale", np.zeros(0))
-        dummy_f = np.zeros((0, 0), dtype=state.avg.dtype)
-        dummy_q = np.zeros((0, 0), dtype=np.int16)
+        empty_f = np.zeros((0, 0), dtype=state.avg.dtype)
+        empty_q = np.zeros((0, 0), dtype=np.int16)
+        return (empty_f if quant else state.table, state.table if quant else empty_q,
+                getattr(state, "scale", np.zeros(0)), last, quant)
+
+    def options(self) -> tuple:
+        """The kernels' variant arguments: ``(alternating, plus, discount, alpha, beta,
+        gamma, predictive)``."""
+        discount, alpha, beta = self.discounts()
+        return (self.alternating, self.regret_matching_plus, discount, alpha, beta,
+                self.averaging_exponent(), self.predictive)
+
+    def advance(self, cg: CompiledGame, state: RegretState, t0: int, n: int) -> None:
+        regret, q, scale, last, quant = self.kernel_state(state)
         _cfr_iterations(cg.kind, cg.player, cg.parent, cg.edge, cg.infoset, cg.chance_prob,
                         cg.terminal_index, cg.payoffs, cg.legal, cg.infoset_player,
-                        *infoset_trees(cg), state.sigma,
-                        dummy_f if quant else state.table, state.table if quant else dummy_q,
-                        scale, last, state.avg, t0, n, cg.n_players, self.alternating,
-                        self.regret_matching_plus, discount, alpha, beta,
-                        self.averaging_exponent(), self.predictive, quant)
+                        *infoset_trees(cg), state.sigma, regret, q, scale, last, state.avg,
+                        t0, n, cg.n_players, *self.options(), quant)
+
+    @classmethod
+    def from_flags(cls, regret_matching_plus: bool = True, alternating: bool = True,
+                   linear_averaging: bool = True, alpha: float | None = None,
+                   beta: float | None = None, gamma: float | None = None,
+                   predictive: bool = False, storage: str = "float64") -> "CFR":
+        """The method of OpenSpiel's flags and the exponents, named ``cfr+`` (all three
+        flags), ``cfr`` (none) or ``cfr-variant``."""
+        plain_default = alpha is None and beta is None and gamma is None and not predictive
+        plus = regret_matching_plus and alternating and linear_averaging
+        plain = not (regret_matching_plus or alternating or linear_averaging)
+        name = ("cfr+" if plus else "cfr" if plain else "cfr-variant") if plain_default \
+            else "cfr-variant"
+        return cls(regret_matching_plus, alternating, linear_averaging, name, alpha, beta,
+                   gamma, predictive, storage)
 
     def average(self, cg: CompiledGame, state: RegretState) -> NDArray[np.float64]:
         return normalise_average(state.avg.astype(np.float64, copy=False), cg.legal)
@@ -317,13 +343,8 @@ def cfr(cg: CompiledGame, iterations: int = 10_000, tol: float | None = None,
     ('dcfr', -0.056)
     """
     if method is None:
-        plus = regret_matching_plus and alternating and linear_averaging
-        plain = not (regret_matching_plus or alternating or linear_averaging)
-        plain_default = alpha is None and beta is None and gamma is None and not predictive
-        name = ("cfr+" if plus else "cfr" if plain else "cfr-variant") if plain_default \
-            else "cfr-variant"
-        method = CFR(regret_matching_plus, alternating, linear_averaging, name, alpha, beta,
-                     gamma, predictive, storage)
+        method = CFR.from_flags(regret_matching_plus, alternating, linear_averaging, alpha,
+                                beta, gamma, predictive, storage)
     check_variant(method.alpha, method.beta, method.gamma, method.storage)
     res = run_iterative(cg, method, iterations=iterations, tol=tol, sigma0=sigma0,
                         seconds=seconds, progress=progress)

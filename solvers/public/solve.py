@@ -117,18 +117,9 @@ class PublicCFR(CFR):
         return super().init(pg, check_profile(pg, sigma0))
 
     def advance(self, pg: PublicGame, state: RegretState, t0: int, n: int) -> None:
-        quant = state.table.dtype == np.int16
-        discount, alpha, beta = self.discounts()
-        last = getattr(state, "last", np.zeros((0, 0)))
-        if self.predictive and last.shape != state.sigma.shape:
-            last = state.last = np.zeros_like(state.sigma)
-        qscale = getattr(state, "scale", np.zeros(0))
+        regret, q, qscale, last, quant = self.kernel_state(state)
         PK.cfr_iterations(*_tree(pg)[:10], pg.legal, pg.row_player, *_payoffs(pg), state.sigma,
-                          np.zeros((0, 0), dtype=state.avg.dtype) if quant else state.table,
-                          state.table if quant else np.zeros((0, 0), dtype=np.int16), qscale,
-                          last, state.avg, t0, n, self.alternating, self.regret_matching_plus,
-                          discount, alpha, beta, self.averaging_exponent(), self.predictive,
-                          quant)
+                          regret, q, qscale, last, state.avg, t0, n, *self.options(), quant)
 
     def average(self, pg: PublicGame, state: RegretState) -> NDArray[np.float64]:
         return normalise_average(state.avg.astype(np.float64, copy=False), pg.legal)
@@ -148,10 +139,7 @@ def cfr(pg: PublicGame, iterations: int = 10_000, tol: float | None = None,
     if not isinstance(iterations, (int, np.integer)) or iterations < 1:
         raise GameError(f"iterations={iterations!r} is outside the allowed range [1, inf)")
     if method is None:
-        plus = regret_matching_plus and alternating and linear_averaging
-        plain = not (regret_matching_plus or alternating or linear_averaging)
-        method = CFR(regret_matching_plus, alternating, linear_averaging,
-                     "cfr+" if plus else "cfr" if plain else "cfr-variant")
+        method = CFR.from_flags(regret_matching_plus, alternating, linear_averaging)
     public = PublicCFR(**{f.name: getattr(method, f.name) for f in fields(CFR)})
     state = public.init(pg, pg.uniform() if sigma0 is None else sigma0)
     start = time.perf_counter()
